@@ -1,0 +1,111 @@
+import { fileURLToPath } from 'node:url';
+import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { createAuth, type Auth } from './auth/auth.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { createSessions, type Sessions } from './auth/session.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import type { Database } from './db/schema.js';
+import { contactRoutes } from './contact/contact.routes.js';
+import { healthRoutes } from './health/health.routes.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerWebApp } from './http/web-app.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+
+/** What every route plugin receives: the app's parts, built once in `buildApp`. */
+export interface AppDeps {
+  config: Config;
+  db: Kysely<Database>;
+  mailer: Mailer;
+  auth: Auth;
+  sessions: Sessions;
+  /** Our own checks (rate limits per address) run before Better Auth sees a request. */
+  authGuards?: (request: FastifyRequest) => Promise<void>;
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  mailer?: Mailer;
+  logger?: FastifyServerOptions['logger'];
+  /** Folder of the built web app; defaults to `dist/web` of this package. */
+  webRoot?: string;
+}
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Builds the whole app as a Fastify instance. It never listens: `main.ts` does. */
+export async function buildApp(options: BuildAppOptions) {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const mailer = options.mailer ?? createMailer(config, app.log);
+  const auth = createAuth({ config, db: database.db, mailer });
+  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth) };
+
+  await registerSecurityHeaders(app, config);
+  await app.register(fastifyCompress, { threshold: 1024 });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Blogging site API', version: '1.0.0' },
+      servers: [{ url: config.publicUrl }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  registerErrorHandler(app);
+
+  await app.register(healthRoutes, deps);
+  await app.register(contactRoutes, deps);
+  await app.register(authRoutes, deps);
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await registerWebApp(app, { webRoot: options.webRoot ?? `${PACKAGE_ROOT}dist/web` });
+
+  app.addHook('onClose', async () => mailer.close());
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;
+
+async function registerSecurityHeaders(app: ReturnType<typeof Fastify>, config: Config) {
+  const secure = config.publicUrl.startsWith('https://');
+  const imageOrigins = config.s3 ? [new URL(config.s3.publicUrl ?? config.s3.endpoint ?? `https://${config.s3.bucket}.s3.amazonaws.com`).origin] : [];
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...imageOrigins],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(secure ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: secure ? { maxAge: 15552000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+}

@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only place that reads `process.env`. Everything else receives a `Config`.
+ * A bad value throws a `ConfigError` whose message is one line naming the variable.
+ */
+
+export const SOCIAL_PROVIDERS = [
+  'google', 'facebook', 'twitter', 'apple', 'github', 'gitlab', 'bitbucket', 'discord', 'azure',
+  'keycloak', 'linkedin', 'notion', 'slack', 'spotify', 'twitch', 'workos', 'kakao',
+] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+    .optional()
+    .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value)));
+
+const positiveInt = (fallback: number) =>
+  z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').default(fallback);
+
+const url = (protocols: string[]) =>
+  z
+    .url({ message: 'must be a URL' })
+    .refine((value) => protocols.includes(new URL(value).protocol), {
+      message: `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535, 'must be a port number').default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  TRUST_PROXY: optionalString,
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  PUBLIC_URL: url(['http:', 'https:']).optional(),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AUTH_REQUIRE_EMAIL_VERIFICATION: booleanFlag(true),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().trim().min(3).default('Blogging Site <no-reply@localhost>'),
+  CONTACT_TO: z.email({ message: 'must be an e-mail address' }).optional(),
+  AI_BASE_URL: url(['http:', 'https:']).optional(),
+  AI_API_KEY: optionalString,
+  AI_MODEL: z.string().trim().min(1).default('gpt-3.5-turbo'),
+  AI_REQUESTS_PER_MINUTE: positiveInt(5),
+  AI_REQUESTS_PER_DAY: positiveInt(100),
+  AI_TIMEOUT_MS: positiveInt(30_000),
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: url(['http:', 'https:']).optional(),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface S3Config {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Base URL the browser loads objects from; defaults to `{endpoint}/{bucket}`. */
+  publicUrl?: string;
+}
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** Fastify's `trustProxy`: false, true, or a list of proxy addresses / CIDRs. */
+  trustProxy: boolean | string[];
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  authSecret: string;
+  requireEmailVerification: boolean;
+  mail: { smtpUrl?: string; from: string; contactTo?: string };
+  ai: {
+    baseUrl?: string;
+    apiKey?: string;
+    model: string;
+    requestsPerMinute: number;
+    requestsPerDay: number;
+    timeoutMs: number;
+  };
+  s3?: S3Config;
+  socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(env[name] ?? '')})`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+
+  if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID) !== (!e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
+    requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactTo: e.CONTACT_TO },
+    ai: {
+      baseUrl: e.AI_BASE_URL,
+      apiKey: e.AI_API_KEY,
+      model: e.AI_MODEL,
+      requestsPerMinute: e.AI_REQUESTS_PER_MINUTE,
+      requestsPerDay: e.AI_REQUESTS_PER_DAY,
+      timeoutMs: e.AI_TIMEOUT_MS,
+    },
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          publicUrl: e.S3_PUBLIC_URL,
+        }
+      : undefined,
+    socialProviders: parseSocialProviders(env),
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',').map((part) => part.trim()).filter(Boolean);
+}
+
+function parseSocialProviders(env: NodeJS.ProcessEnv): Config['socialProviders'] {
+  const providers: Config['socialProviders'] = {};
+  for (const provider of SOCIAL_PROVIDERS) {
+    const prefix = provider.toUpperCase();
+    const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
+    const clientSecret = env[`${prefix}_CLIENT_SECRET`]?.trim();
+    if (!clientId && !clientSecret) continue;
+    if (!clientId || !clientSecret) {
+      throw new ConfigError(`Invalid configuration: ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
+    }
+    providers[provider] = { clientId, clientSecret };
+  }
+  return providers;
+}
+
+/** A secret generated on first start and kept beside the data, readable by the owner only. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'auth-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * `SMTP_URL` set: messages go out through SMTP. Unset: each message is written as an RFC 5322
+ * `.eml` file under `DATA_DIR/mail/` and its links are logged, so nothing is lost offline.
+ */
+export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer {
+  const from = config.mail.from;
+  if (config.mail.smtpUrl) {
+    const transport = nodemailer.createTransport(config.mail.smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+      },
+      close: () => transport.close(),
+    };
+  }
+
+  const outbox = path.join(config.dataDir, 'mail');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from, ...message });
+      await mkdir(outbox, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
+      const temporary = path.join(outbox, `.${name}.tmp`);
+      await writeFile(temporary, info.message as Buffer, { mode: 0o600 });
+      await rename(temporary, path.join(outbox, name));
+      logger.info({ to: message.to, subject: message.subject, file: name, links: extractLinks(message.text) }, 'mail written to outbox');
+    },
+    close: () => transport.close(),
+  };
+}
+
+export function extractLinks(text: string): string[] {
+  return text.match(/https?:\/\/[^\s<>"]+/g) ?? [];
+}

@@ -1,0 +1,58 @@
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Config } from '../config.js';
+import { assertValidImageKey } from './image-key.js';
+import type { ImageStorage } from './storage.js';
+
+/** Keys are never reused (see `newImageKey`), so browsers and CDNs may keep objects for a year. */
+export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+export function createS3ImageStorage(s3: S3Config): ImageStorage {
+  const client = new S3Client({
+    region: s3.region,
+    endpoint: s3.endpoint,
+    // Most S3-compatible servers (MinIO, Garage, R2 by IP, ...) do not route bucket subdomains.
+    forcePathStyle: Boolean(s3.endpoint),
+    credentials:
+      s3.accessKeyId && s3.secretAccessKey
+        ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }
+        : undefined, // the SDK's default chain: environment, instance role, ...
+    // The SDK's default extra checksum headers are refused by several S3-compatible servers;
+    // the SigV4 signature already covers the request.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const baseUrl = publicBaseUrl(s3);
+
+  return {
+    async put(key, data, contentType) {
+      assertValidImageKey(key);
+      await client.send(
+        new PutObjectCommand({
+          Bucket: s3.bucket,
+          Key: key,
+          Body: data,
+          ContentType: contentType,
+          CacheControl: IMAGE_CACHE_CONTROL,
+        }),
+      );
+    },
+
+    async delete(key) {
+      assertValidImageKey(key);
+      // S3 answers 204 for a key that does not exist, which is what the interface promises.
+      await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+    },
+
+    publicUrl(key) {
+      assertValidImageKey(key);
+      return `${baseUrl}/${key}`;
+    },
+  };
+}
+
+function publicBaseUrl(s3: S3Config): string {
+  const base =
+    s3.publicUrl ??
+    (s3.endpoint ? `${s3.endpoint.replace(/\/+$/, '')}/${s3.bucket}` : `https://${s3.bucket}.s3.${s3.region}.amazonaws.com`);
+  return base.replace(/\/+$/, '');
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.js';
+import { createLocalImageStorage, localUploadsDir } from './local-storage.js';
+import { createS3ImageStorage } from './s3-storage.js';
+
+/** Where processed blog images live. Keys come from `newImageKey`. */
+export interface ImageStorage {
+  /** Stores the object, replacing any object with the same key. */
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Removes the object; a key that does not exist is not an error. */
+  delete(key: string): Promise<void>;
+  /** The URL the browser loads the object from. */
+  publicUrl(key: string): string;
+}
+
+export function createImageStorage(config: Config): ImageStorage {
+  return config.s3 ? createS3ImageStorage(config.s3) : createLocalImageStorage(localUploadsDir(config));
+}
+
+const MAX_SLUG_LENGTH = 40;
+
+/**
+ * The spec's `blogs/{name + user id + timestamp}`, made safe: the original name is reduced
+ * to a slug (it is the user's text and may hold `../` or anything else), and a random
+ * suffix keeps two uploads in the same millisecond apart.
+ */
+export function newImageKey(originalName: string, userId: string): string {
+  const owner = userId.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'user';
+  const random = randomBytes(4).toString('hex');
+  return `blogs/${slugOfBaseName(originalName)}-${owner}-${Date.now()}-${random}.webp`;
+}
+
+function slugOfBaseName(originalName: string): string {
+  const baseName = originalName.split(/[/\\]/).pop() ?? '';
+  const withoutExtension = baseName.replace(/\.[^.]*$/, '');
+  const slug = withoutExtension
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // accents, split off by NFKD: 'café' → 'cafe'
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, MAX_SLUG_LENGTH)
+    .replace(/-+$/, '');
+  return slug || 'image';
+}

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplatePath: string;
+    postgresTemplateDb: string;
+  }
+}
+
+/**
+ * Migrating a database takes seconds, so it happens once per run: a PGlite dump that every
+ * test loads, and (with TEST_DATABASE_URL) a Postgres template database that each test copies.
+ */
+export default async function setup(project: TestProject) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'blog-test-template-'));
+  const templatePath = path.join(folder, 'pglite.tar.gz');
+  const template = await openDatabase({ dataDir: folder, inMemory: true });
+  await migrateToLatest(template.db);
+  writeFileSync(templatePath, Buffer.from(await (await template.dump!()).arrayBuffer()));
+  await template.close();
+  project.provide('pgliteTemplatePath', templatePath);
+
+  const postgresUrl = process.env.TEST_DATABASE_URL;
+  let templateDb = '';
+  if (postgresUrl && project.name === 'postgres') {
+    templateDb = `blog_test_template_${process.pid}`;
+    await adminQuery(postgresUrl, `drop database if exists ${templateDb}`);
+    await adminQuery(postgresUrl, `create database ${templateDb}`);
+    const migrated = await openDatabase({ databaseUrl: withDatabase(postgresUrl, templateDb), dataDir: folder });
+    await migrateToLatest(migrated.db);
+    await migrated.close();
+  }
+  project.provide('postgresTemplateDb', templateDb);
+
+  return async () => {
+    rmSync(folder, { recursive: true, force: true });
+    if (postgresUrl && templateDb) await adminQuery(postgresUrl, `drop database if exists ${templateDb} with (force)`);
+  };
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { inject } from 'vitest';
+import { buildApp, type App } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, type DatabaseHandle } from '../db/database.js';
+import { adminQuery, withDatabase } from './global-setup.js';
+
+export const TEST_PUBLIC_URL = 'http://localhost:3999';
+
+export interface TestApp {
+  app: App;
+  config: Config;
+  database: DatabaseHandle;
+  dataDir: string;
+  /** Every e-mail the app wrote to its outbox, oldest first, parsed. */
+  outbox(): Promise<Array<{ to: string; subject: string; text: string; links: string[] }>>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh app on a fresh, migrated database (a copy of the run's template: PGlite, or
+ * Postgres when the project says so), with its own DATA_DIR and mail outbox.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-test-'));
+  const database = await openTestDatabase(dataDir);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const app = await buildApp({ config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    dataDir,
+    outbox: () => readOutbox(path.join(dataDir, 'mail')),
+    async close() {
+      await app.close();
+      await database.close();
+      await database.dropCopy?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function openTestDatabase(dataDir: string): Promise<DatabaseHandle & { dropCopy?: () => Promise<void> }> {
+  if (process.env.TEST_DB_KIND === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `blog_test_${randomBytes(6).toString('hex')}`;
+    await adminQuery(url, `create database ${name} template ${inject('postgresTemplateDb')}`);
+    const handle = await openDatabase({ databaseUrl: withDatabase(url, name), dataDir });
+    return { ...handle, dropCopy: () => adminQuery(url, `drop database if exists ${name} with (force)`) };
+  }
+  const dump = new Blob([readFileSync(inject('pgliteTemplatePath'))]);
+  return openDatabase({ dataDir, inMemory: true, loadDataDir: dump });
+}
+
+export async function readOutbox(folder: string) {
+  let files: string[] = [];
+  try {
+    files = readdirSync(folder).filter((name) => name.endsWith('.eml')).sort();
+  } catch {
+    return [];
+  }
+  return Promise.all(
+    files.map(async (name) => {
+      const parsed = await simpleParser(readFileSync(path.join(folder, name)));
+      const text = parsed.text ?? '';
+      const to = Array.isArray(parsed.to) ? parsed.to[0]?.text : parsed.to?.text;
+      return { to: to ?? '', subject: parsed.subject ?? '', text, links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [] };
+    }),
+  );
+}

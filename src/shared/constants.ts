@@ -1,0 +1,10 @@
+/** Business constants of the spec, shared by the server and the web. */
+export const PAGE_SIZE = 5;
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 128;
+export const TITLE_MAX_LENGTH = 200;
+export const BLOG_MAX_LENGTH = 20_000;
+export const CONTACT_MESSAGE_MAX_LENGTH = 5_000;
+export const EMAIL_MAX_LENGTH = 254;
+export const SEARCH_TERM_MAX_LENGTH = 1_000;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
