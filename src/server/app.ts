@@ -21,6 +21,8 @@ import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerWebApp } from './http/web-app.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { localUploadsDir } from './storage/local-storage.js';
+import { createImageStorage, type ImageStorage } from './storage/storage.js';
 
 /** What every route plugin receives: the app's parts, built once in `buildApp`. */
 export interface AppDeps {
@@ -29,6 +31,7 @@ export interface AppDeps {
   mailer: Mailer;
   auth: Auth;
   sessions: Sessions;
+  storage: ImageStorage;
   /** Our own checks (rate limits per address) run before Better Auth sees a request. */
   authGuards?: (request: FastifyRequest) => Promise<void>;
 }
@@ -37,6 +40,7 @@ export interface BuildAppOptions {
   config: Config;
   database: DatabaseHandle;
   mailer?: Mailer;
+  storage?: ImageStorage;
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web app; defaults to `dist/web` of this package. */
   webRoot?: string;
@@ -57,7 +61,8 @@ export async function buildApp(options: BuildAppOptions) {
 
   const mailer = options.mailer ?? createMailer(config, app.log);
   const auth = createAuth({ config, db: database.db, mailer });
-  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth) };
+  const storage = options.storage ?? createImageStorage(config);
+  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage };
 
   await registerSecurityHeaders(app, config);
   await app.register(fastifyCompress, { threshold: 1024 });
@@ -75,7 +80,10 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(authRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await registerWebApp(app, { webRoot: options.webRoot ?? `${PACKAGE_ROOT}dist/web` });
+  await registerWebApp(app, {
+    webRoot: options.webRoot ?? `${PACKAGE_ROOT}dist/web`,
+    uploadsRoot: config.s3 ? undefined : localUploadsDir(config),
+  });
 
   app.addHook('onClose', async () => mailer.close());
   return app;

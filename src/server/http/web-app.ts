@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -27,6 +27,7 @@ export async function registerWebApp(app: FastifyInstance, options: { webRoot: s
   }
 
   if (options.uploadsRoot) {
+    mkdirSync(options.uploadsRoot, { recursive: true });
     await app.register(fastifyStatic, {
       root: options.uploadsRoot,
       prefix: '/uploads/',

@@ -17,6 +17,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body, or the raw text when it is not JSON (undefined when empty). */
   body: unknown;
+  /** Becomes true if the client closed the connection before the answer was complete. */
+  aborted: boolean;
 }
 
 export type Behaviour =
@@ -27,13 +29,21 @@ export type Behaviour =
   /** Reads the request and never answers (for timeouts). */
   | { kind: 'hang' }
   /**
-   * Sends the first `sendChunks` of `chunks` pieces of `text`, then destroys the socket
-   * (`end: 'destroy'`, default) or ends the response cleanly with no finish_reason and no
-   * `[DONE]` (`end: 'close'`).
+   * Sends the first `sendChunks` (default 2) of `chunks` pieces of `text`, then destroys the
+   * socket (`end: 'destroy'`, default) or ends the response cleanly with no finish_reason and
+   * no `[DONE]` (`end: 'close'`).
    */
-  | { kind: 'cut'; text: string; chunks?: number; sendChunks?: number; model?: string; end?: 'destroy' | 'close' }
+  | {
+      kind: 'cut'; text: string; chunks?: number; sendChunks?: number; model?: string;
+      end?: 'destroy' | 'close'; roleChunk?: boolean;
+    }
   /** Sends `sendChunks` good chunks of `text` (default none), then `data: not json`. */
-  | { kind: 'malformed'; text?: string; chunks?: number; sendChunks?: number; model?: string };
+  | { kind: 'malformed'; text?: string; chunks?: number; sendChunks?: number; model?: string; roleChunk?: boolean };
+
+/*
+ * Streams start, as OpenAI's do, with a chunk naming the role and carrying no text; for 'cut'
+ * and 'malformed', `roleChunk: false` leaves it out so the failure hits the very first event.
+ */
 
 export interface FakeOpenAiServer {
   /** Base URL including `/v1`, for `AI_BASE_URL`. */
@@ -75,7 +85,13 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     req.on('data', (part: Buffer) => body.push(part));
     req.on('end', () => {
       const text = Buffer.concat(body).toString('utf8');
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: parseBody(text) });
+      const recorded: RecordedRequest = {
+        method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: parseBody(text), aborted: false,
+      };
+      requests.push(recorded);
+      res.on('close', () => {
+        if (!res.writableFinished && !cutOnPurpose.has(res)) recorded.aborted = true;
+      });
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/chat/completions')) {
         sendError(res, 404, `Unknown path ${req.url ?? ''}`);
         return;
@@ -143,6 +159,9 @@ function chunkEvent(id: string, model: string, delta: object, finishReason: stri
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Responses the server itself broke off (behaviour 'cut'), so they do not count as aborted. */
+const cutOnPurpose = new WeakSet<ServerResponse>();
+
 async function answer(res: ServerResponse, behaviour: Behaviour, id: string): Promise<void> {
   switch (behaviour.kind) {
     case 'fail':
@@ -166,12 +185,13 @@ async function answer(res: ServerResponse, behaviour: Behaviour, id: string): Pr
     case 'cut': {
       const model = behaviour.model ?? FAKE_MODEL;
       const pieces = splitIntoChunks(behaviour.text, behaviour.chunks ?? 5);
-      startStream(res, id, model);
+      startStream(res, id, model, behaviour.roleChunk);
       for (const piece of pieces.slice(0, behaviour.sendChunks ?? 2)) {
         res.write(chunkEvent(id, model, { content: piece }, null));
       }
       // Let the chunks reach the client before the connection goes.
       await pause(20);
+      cutOnPurpose.add(res);
       if (behaviour.end === 'close') res.end();
       else res.socket?.destroy();
       return;
@@ -179,7 +199,7 @@ async function answer(res: ServerResponse, behaviour: Behaviour, id: string): Pr
     case 'malformed': {
       const model = behaviour.model ?? FAKE_MODEL;
       const pieces = splitIntoChunks(behaviour.text ?? FAKE_BLOG, behaviour.chunks ?? 5);
-      startStream(res, id, model);
+      startStream(res, id, model, behaviour.roleChunk);
       for (const piece of pieces.slice(0, behaviour.sendChunks ?? 0)) {
         res.write(chunkEvent(id, model, { content: piece }, null));
       }
@@ -191,8 +211,8 @@ async function answer(res: ServerResponse, behaviour: Behaviour, id: string): Pr
   }
 }
 
-function startStream(res: ServerResponse, id: string, model: string): void {
+function startStream(res: ServerResponse, id: string, model: string, roleChunk = true): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  // OpenAI's first chunk names the role and carries no text.
-  res.write(chunkEvent(id, model, { role: 'assistant', content: '' }, null));
+  if (roleChunk) res.write(chunkEvent(id, model, { role: 'assistant', content: '' }, null));
+  else res.flushHeaders();
 }

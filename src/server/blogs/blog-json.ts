@@ -1,0 +1,21 @@
+import type { Blog } from '../../shared/blog-schema.js';
+import type { ImageStorage } from '../storage/storage.js';
+import type { BlogRow } from './blog-rows.repository.js';
+
+/** Maps a row to the API's blog; rows never leave the server as they are. */
+export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
+  return {
+    id: row.id,
+    title: row.title,
+    blog: row.body,
+    author: row.author,
+    userId: row.user_id,
+    imageUrl: row.image_key ? storage.publicUrl(row.image_key) : null,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    upvotes: row.upvotes,
+    downvotes: row.downvotes,
+    rating: row.rating,
+    myVote: row.my_vote,
+  };
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { BLOG_MAX_LENGTH, SEARCH_TERM_MAX_LENGTH, TITLE_MAX_LENGTH } from './constants.js';
+import { messages } from './messages.js';
+
+/** The text fields of a blog, as the create and edit forms and `POST/PATCH /api/blogs` take them. */
+export const blogInputSchema = z.object({
+  title: z
+    .string({ message: messages.addTitle })
+    .trim()
+    .min(1, messages.addTitle)
+    .max(TITLE_MAX_LENGTH, `The title is too long: at most ${TITLE_MAX_LENGTH} characters.`),
+  blog: z
+    .string({ message: messages.addContent })
+    .trim()
+    .min(1, messages.addContent)
+    .max(BLOG_MAX_LENGTH, `The content is too long: at most ${BLOG_MAX_LENGTH} characters.`),
+});
+export type BlogInput = z.infer<typeof blogInputSchema>;
+
+export const blogIdSchema = z.uuid({ message: messages.blogDoesNotExist });
+
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+});
+
+export const searchQuerySchema = z.object({
+  searchTerm: z.string().max(SEARCH_TERM_MAX_LENGTH, `The search term is too long: at most ${SEARCH_TERM_MAX_LENGTH} characters.`).default(''),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+});
+
+export const voteDirectionSchema = z.enum(['up', 'down']);
+export type VoteDirection = z.infer<typeof voteDirectionSchema>;
+export const voteInputSchema = z.object({ direction: voteDirectionSchema });
+
+/** A blog as the API returns it. `author` is the owner's e-mail, as the spec shows it. */
+export const blogSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  blog: z.string(),
+  author: z.string(),
+  userId: z.string(),
+  imageUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  upvotes: z.number().int(),
+  downvotes: z.number().int(),
+  rating: z.number().int(),
+  myVote: voteDirectionSchema.nullable(),
+});
+export type Blog = z.infer<typeof blogSchema>;
+
+export const blogPageSchema = z.object({
+  items: z.array(blogSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type BlogPage = z.infer<typeof blogPageSchema>;
+
+export const searchPageSchema = blogPageSchema.extend({ total: z.number().int() });
+export type SearchPage = z.infer<typeof searchPageSchema>;
+
+export const voteResultSchema = z.object({
+  blogId: z.string(),
+  upvotes: z.number().int(),
+  downvotes: z.number().int(),
+  rating: z.number().int(),
+  myVote: voteDirectionSchema.nullable(),
+});
+export type VoteResult = z.infer<typeof voteResultSchema>;

@@ -1,0 +1,103 @@
+import { useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Container from 'react-bootstrap/Container';
+import Form from 'react-bootstrap/Form';
+import Nav from 'react-bootstrap/Nav';
+import BootstrapNavbar from 'react-bootstrap/Navbar';
+import NavDropdown from 'react-bootstrap/NavDropdown';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { authClient, useSession } from '../lib/auth-client';
+
+export const TIP_JAR_URL = 'https://www.buymeacoffee.com/';
+
+/** Brand, Home, About, More, and the search box; collapses below the md breakpoint. */
+export function Navbar() {
+  const { data: session } = useSession();
+  const navigate = useNavigate();
+  const [term, setTerm] = useState('');
+  const [expanded, setExpanded] = useState(false);
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = term.trim();
+    if (!trimmed) return;
+    setExpanded(false);
+    void navigate(`/search?searchTerm=${encodeURIComponent(trimmed)}`);
+  };
+
+  const logOut = async () => {
+    setExpanded(false);
+    await authClient.signOut();
+    void navigate('/');
+  };
+
+  return (
+    <BootstrapNavbar expand="md" bg="dark" data-bs-theme="dark" expanded={expanded} onToggle={setExpanded} collapseOnSelect>
+      <Container>
+        <BootstrapNavbar.Brand as={Link} to="/">
+          Blogging Site
+        </BootstrapNavbar.Brand>
+        <BootstrapNavbar.Toggle aria-controls="main-navbar" aria-label="Toggle navigation" />
+        <BootstrapNavbar.Collapse id="main-navbar">
+          <Nav className="me-auto">
+            <Nav.Link as={NavLink} to="/" end eventKey="home">
+              Home
+            </Nav.Link>
+            <Nav.Link as={NavLink} to="/about" eventKey="about">
+              About
+            </Nav.Link>
+            <NavDropdown title="More" id="more-menu">
+              <NavDropdown.Item as={Link} to="/create" eventKey="create">
+                Create a Blog
+              </NavDropdown.Item>
+              <NavDropdown.Item as={Link} to="/auth" eventKey="auth">
+                Login or Register
+              </NavDropdown.Item>
+              <NavDropdown.Item as={Link} to="/support" eventKey="support">
+                Support
+              </NavDropdown.Item>
+              {session && (
+                <>
+                  <NavDropdown.Item as={Link} to="/settings" eventKey="settings">
+                    Settings
+                  </NavDropdown.Item>
+                  <NavDropdown.Item as={Link} to="/ai" eventKey="ai">
+                    AI Blog Generator
+                  </NavDropdown.Item>
+                </>
+              )}
+              <NavDropdown.Divider />
+              <NavDropdown.Item href={TIP_JAR_URL} target="_blank" rel="noopener noreferrer">
+                Tip jar (opens a new tab)
+              </NavDropdown.Item>
+              {session && (
+                <>
+                  <NavDropdown.Divider />
+                  <NavDropdown.Item as="button" onClick={() => void logOut()}>
+                    Log out
+                  </NavDropdown.Item>
+                </>
+              )}
+            </NavDropdown>
+          </Nav>
+          <Form className="d-flex" role="search" onSubmit={search}>
+            <Form.Label htmlFor="navbar-search" visuallyHidden>
+              Search
+            </Form.Label>
+            <Form.Control
+              id="navbar-search"
+              type="search"
+              placeholder="Search blogs by title"
+              className="me-2"
+              value={term}
+              onChange={(event) => setTerm(event.target.value)}
+            />
+            <Button type="submit" variant="outline-light">
+              Search
+            </Button>
+          </Form>
+        </BootstrapNavbar.Collapse>
+      </Container>
+    </BootstrapNavbar>
+  );
+}

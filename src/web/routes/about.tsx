@@ -1,0 +1,36 @@
+export function AboutPage() {
+  return (
+    <article className="mx-auto" style={{ maxWidth: 760 }}>
+      <h1>About us</h1>
+      <p>
+        This site began in 2024 as a university computer-science project. Its question was how websites
+        built with JavaScript frameworks behave, and how fast they can be made. It grew into a small place
+        where anyone can read what others write, and where members share their own posts.
+      </p>
+
+      <h2 className="h4 mt-4">What the site offers</h2>
+      <ul>
+        <li>Reading every blog, five to a page, best rated first, without an account.</li>
+        <li>Searching blogs by the words of their titles.</li>
+        <li>Writing, editing and deleting your own blogs, with a picture if you like.</li>
+        <li>Voting blogs up or down, so the best rise to the top.</li>
+        <li>An AI Blog Generator that drafts a random blog for you to start from.</li>
+        <li>A support page with answers to common questions and a way to write to us.</li>
+      </ul>
+
+      <h2 className="h4 mt-4">Terms of service</h2>
+      <ul>
+        <li>The e-mail address of your account is shown publicly as the author of each of your posts.</li>
+        <li>You must be at least 13 years old to use the site. If you are under 18, you may use it only with the permission of a parent or guardian.</li>
+        <li>We may remove content or suspend accounts at our discretion, for example for content that is unlawful or hurts others.</li>
+      </ul>
+
+      <h2 className="h4 mt-4">Privacy</h2>
+      <p>
+        We use what you give us, your e-mail address, your posts, your votes and any message you send, only to
+        run the site and make it better. We do not sell it. Deleting your account permanently removes your posts,
+        votes and pictures from the site.
+      </p>
+    </article>
+  );
+}
