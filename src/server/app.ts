@@ -11,7 +11,12 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { createAuth, type Auth } from './auth/auth.js';
+import { createAuthGuards } from './auth/auth-guards.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { aiRoutes } from './ai/ai.routes.js';
+import { blogRoutes } from './blogs/blogs.routes.js';
+import { searchRoutes } from './search/search.routes.js';
+import { voteRoutes } from './votes/votes.routes.js';
 import { createSessions, type Sessions } from './auth/session.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -63,6 +68,7 @@ export async function buildApp(options: BuildAppOptions) {
   const auth = createAuth({ config, db: database.db, mailer });
   const storage = options.storage ?? createImageStorage(config);
   const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage };
+  deps.authGuards = createAuthGuards(database.db);
 
   await registerSecurityHeaders(app, config);
   await app.register(fastifyCompress, { threshold: 1024 });
@@ -78,6 +84,10 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(healthRoutes, deps);
   await app.register(contactRoutes, deps);
   await app.register(authRoutes, deps);
+  await app.register(blogRoutes, deps);
+  await app.register(voteRoutes, deps);
+  await app.register(searchRoutes, deps);
+  await app.register(aiRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, {

@@ -36,7 +36,7 @@ const positiveInt = (fallback: number) =>
 const url = (protocols: string[]) =>
   z
     .url({ message: 'must be a URL' })
-    .refine((value) => protocols.includes(new URL(value).protocol), {
+    .refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
       message: `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`,
     });
 
@@ -104,7 +104,9 @@ export interface Config {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // An empty variable means unset, as in most deployment tools.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');

@@ -102,11 +102,16 @@ async function streamFromProvider(client: OpenAI, ai: Config['ai'], signal: Abor
   return { model: first.value.model || ai.model, chunks: deltas(first.value, iterator, guard) };
 }
 
-async function* deltas(first: OpenAI.ChatCompletionChunk, rest: ChunkIterator, guard: RequestGuard): AsyncGenerator<string> {
+async function* deltas(
+  first: OpenAI.ChatCompletionChunk,
+  rest: ChunkIterator,
+  guard: RequestGuard,
+): AsyncGenerator<string> {
   let finished = false;
   let ended = false;
   try {
-    for (let result: IteratorResult<OpenAI.ChatCompletionChunk> = { value: first }; !result.done; result = await rest.next()) {
+    let result: IteratorResult<OpenAI.ChatCompletionChunk> = { value: first };
+    for (; !result.done; result = await rest.next()) {
       guard.touch();
       const choices = result.value.choices ?? [];
       if (choices.some((choice) => choice.finish_reason)) finished = true;
@@ -182,19 +187,26 @@ class RequestGuard {
   private readonly onCallerAbort = () => this.controller.abort();
 }
 
-function withCause(error: AppError, cause: unknown): AppError {
-  // Kept for the server's logs; the message sent to the browser stays the one above.
-  error.cause = cause;
+/** A 502 whose cause stays for the server's logs; only the message reaches the browser. */
+function unavailable(message: string, cause?: unknown): AppError {
+  const error = new AppError(502, 'AI_UNAVAILABLE', message);
+  if (cause !== undefined) error.cause = cause;
   return error;
 }
 
 const aiAborted = () => new AppError(499, 'AI_ABORTED', 'The AI request was cancelled.');
 
-const aiTimeout = (timeoutMs: number) =>
-  new AppError(504, 'AI_TIMEOUT', `The AI provider did not answer within ${formatSeconds(timeoutMs)}. Please try again.`);
+const aiTimeout = (timeoutMs?: number) =>
+  new AppError(
+    504,
+    'AI_TIMEOUT',
+    timeoutMs === undefined
+      ? 'The AI provider did not answer in time. Please try again.'
+      : `The AI provider did not answer within ${formatSeconds(timeoutMs)}. Please try again.`,
+  );
 
-const aiCutOff = () =>
-  new AppError(502, 'AI_UNAVAILABLE', "The AI provider's reply was cut off before it finished. Please try again.");
+const aiCutOff = (cause?: unknown) =>
+  unavailable("The AI provider's reply was cut off before it finished. Please try again.", cause);
 
 function formatSeconds(ms: number): string {
   const seconds = Math.round(ms / 100) / 10;
@@ -205,62 +217,44 @@ function formatSeconds(ms: number): string {
 export function toAiError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) return aiAborted();
-  if (err instanceof APIConnectionTimeoutError) {
-    return withCause(new AppError(504, 'AI_TIMEOUT', 'The AI provider did not answer in time. Please try again.'), err);
-  }
+  if (err instanceof APIConnectionTimeoutError) return aiTimeout();
   if (err instanceof APIConnectionError) {
-    return withCause(
-      new AppError(502, 'AI_UNAVAILABLE', 'The AI provider could not be reached. Please try again later.'),
-      err,
-    );
+    return unavailable('The AI provider could not be reached. Please try again later.', err);
   }
   if (err instanceof APIError) return fromStatus(err);
   if (err instanceof SyntaxError) {
-    return withCause(
-      new AppError(502, 'AI_UNAVAILABLE', 'The AI provider sent a reply that could not be read. Please try again.'),
-      err,
-    );
+    return unavailable('The AI provider sent a reply that could not be read. Please try again.', err);
   }
   // undici's error for a connection that closed in the middle of the body.
-  if (err instanceof TypeError && err.message === 'terminated') return withCause(aiCutOff(), err);
-  return withCause(
-    new AppError(502, 'AI_UNAVAILABLE', 'The AI provider failed to write a blog. Please try again later.'),
-    err,
-  );
+  if (err instanceof TypeError && err.message === 'terminated') return aiCutOff(err);
+  return unavailable('The AI provider failed to write a blog. Please try again later.', err);
 }
+
+const CHECK_SETTINGS = 'The site administrator needs to check the AI settings.';
 
 function fromStatus(err: APIError): AppError {
   const status = err.status;
   if (status === 401 || status === 403) {
-    // No cause: the provider's message may quote part of the key.
+    // No cause kept: the provider's message may quote part of the key.
     return new AppError(
       502,
       'AI_KEY_REJECTED',
-      "The AI provider rejected this site's API key, so no blog can be generated right now. " +
-        'The site administrator needs to check the AI settings.',
+      `The AI provider rejected this site's API key, so no blog can be generated right now. ${CHECK_SETTINGS}`,
     );
   }
   if (status === 429) {
-    return withCause(
-      new AppError(429, 'AI_RATE_LIMITED', 'The AI provider is busy right now. Please wait a moment and try again.'),
-      err,
+    const error = new AppError(
+      429,
+      'AI_RATE_LIMITED',
+      'The AI provider is busy right now. Please wait a moment and try again.',
     );
+    error.cause = err;
+    return error;
   }
-  if (status === 404) {
-    return withCause(
-      new AppError(502, 'AI_UNAVAILABLE', 'The AI provider does not offer the configured model. The site administrator needs to check the AI settings.'),
-      err,
-    );
-  }
+  if (status === 404) return unavailable(`The AI provider does not offer the configured model. ${CHECK_SETTINGS}`, err);
   if (status !== undefined && status >= 500) {
-    return withCause(
-      new AppError(502, 'AI_UNAVAILABLE', 'The AI provider had a problem and could not write a blog. Please try again later.'),
-      err,
-    );
+    return unavailable('The AI provider had a problem and could not write a blog. Please try again later.', err);
   }
   // Another 4xx, or an error event inside the stream (which carries no status).
-  return withCause(
-    new AppError(502, 'AI_UNAVAILABLE', 'The AI provider refused to write a blog. Please try again later.'),
-    err,
-  );
+  return unavailable('The AI provider refused to write a blog. Please try again later.', err);
 }

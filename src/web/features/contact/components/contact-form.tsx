@@ -51,6 +51,7 @@ export function ContactForm() {
           value={email}
           onChange={(event) => setEmail(event.target.value)}
           isInvalid={Boolean(errors.email)}
+          aria-invalid={Boolean(errors.email) || undefined}
           aria-describedby="contact-email-error"
         />
         <Form.Control.Feedback type="invalid" id="contact-email-error">
@@ -65,6 +66,7 @@ export function ContactForm() {
           value={message}
           onChange={(event) => setMessage(event.target.value)}
           isInvalid={Boolean(errors.message)}
+          aria-invalid={Boolean(errors.message) || undefined}
           aria-describedby="contact-message-error"
         />
         <Form.Control.Feedback type="invalid" id="contact-message-error">

@@ -1,0 +1,30 @@
+// Starts the built server for the end-to-end tests on a fresh data folder (.e2e-data/).
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = path.join(root, '.e2e-data');
+rmSync(dataDir, { recursive: true, force: true });
+const port = process.env.E2E_PORT ?? '3100';
+
+const child = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: port,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://localhost:${port}`,
+    // The tests give each browser context its own X-Forwarded-For, so per-IP limits apply per test.
+    TRUST_PROXY: '127.0.0.1',
+    AUTH_REQUIRE_EMAIL_VERIFICATION: 'true',
+    LOG_LEVEL: 'warn',
+    AI_API_KEY: '',
+    SMTP_URL: '',
+    DATABASE_URL: '',
+  },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from './placeholder';
+
+export function AuthPage() {
+  return <PlaceholderPage title="Login or Register" />;
+}

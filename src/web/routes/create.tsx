@@ -1,0 +1,5 @@
+import { PlaceholderPage } from './placeholder';
+
+export function CreatePage() {
+  return <PlaceholderPage title="Create a Blog" />;
+}

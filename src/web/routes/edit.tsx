@@ -1,0 +1,5 @@
+import { PlaceholderPage } from './placeholder';
+
+export function EditPage() {
+  return <PlaceholderPage title="Edit Blog" />;
+}

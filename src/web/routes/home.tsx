@@ -1,0 +1,5 @@
+import { PlaceholderPage } from './placeholder';
+
+export function HomePage() {
+  return <PlaceholderPage title="Home" />;
+}

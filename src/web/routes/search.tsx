@@ -1,0 +1,5 @@
+import { PlaceholderPage } from './placeholder';
+
+export function SearchPage() {
+  return <PlaceholderPage title="Search" />;
+}

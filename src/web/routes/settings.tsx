@@ -1,0 +1,5 @@
+import { PlaceholderPage } from './placeholder';
+
+export function SettingsPage() {
+  return <PlaceholderPage title="Settings" />;
+}

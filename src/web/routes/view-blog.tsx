@@ -1,0 +1,5 @@
+import { PlaceholderPage } from './placeholder';
+
+export function ViewBlogPage() {
+  return <PlaceholderPage title="Blog" />;
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { test as base, expect, type BrowserContext } from '@playwright/test';
+import { E2E_BASE_URL } from '../../../playwright.config';
+import { waitForMail } from './outbox';
+
+/**
+ * Every test gets a browser context with its own client address (X-Forwarded-For, trusted from
+ * loopback by the e2e server), so per-IP rate limits of one test never touch another.
+ */
+export const test = base.extend({
+  extraHTTPHeaders: async ({}, use) => {
+    const bytes = randomBytes(3);
+    await use({ 'x-forwarded-for': `10.${bytes[0]}.${bytes[1]}.${bytes[2]}` });
+  },
+});
+export { expect };
+
+export function uniqueEmail(prefix = 'e2e'): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
+}
+
+export const DEFAULT_PASSWORD = 'correct horse battery';
+
+/**
+ * Signs up through the API, confirms through the e-mailed link's token, and leaves the
+ * context signed in (the session cookie is shared by the context's pages).
+ */
+export async function signUpVerified(
+  context: BrowserContext,
+  email = uniqueEmail(),
+  password = DEFAULT_PASSWORD,
+): Promise<{ email: string; password: string }> {
+  const baseURL = E2E_BASE_URL;
+  const signUp = await context.request.post('/api/auth/sign-up/email', {
+    data: { email, password, name: email.split('@')[0] },
+    headers: { origin: baseURL },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(200);
+  const mail = await waitForMail(email, /confirm/i);
+  const token = new URL(mail.links[0]!).searchParams.get('token');
+  expect(token).toBeTruthy();
+  const verify = await context.request.get(`/api/auth/verify-email?token=${encodeURIComponent(token!)}`, {
+    headers: { origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect([200, 302]).toContain(verify.status());
+  const session = await context.request.get('/api/auth/get-session');
+  expect((await session.json())?.user?.email).toBe(email);
+  return { email, password };
+}
