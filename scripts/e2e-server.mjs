@@ -1,14 +1,15 @@
-// Starts the built server for the end-to-end tests on a fresh data folder (.e2e-data/).
+// Starts the built server for the end-to-end tests on a fresh data folder (.e2e-data/<port>/).
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dataDir = path.join(root, '.e2e-data');
-rmSync(dataDir, { recursive: true, force: true });
 const port = process.env.E2E_PORT ?? '3100';
+const dataDir = path.join(root, '.e2e-data', port);
+rmSync(dataDir, { recursive: true, force: true });
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'dist');
 
-const child = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
+const child = spawn(process.execPath, [path.join(buildDir, 'server/main.js')], {
   stdio: 'inherit',
   env: {
     ...process.env,

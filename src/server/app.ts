@@ -51,7 +51,10 @@ export interface BuildAppOptions {
   webRoot?: string;
 }
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The built web app sits beside the built server (`dist/web` next to `dist/server`). */
+const DEFAULT_WEB_ROOT = import.meta.url.endsWith('.ts')
+  ? fileURLToPath(new URL('../../dist/web', import.meta.url))
+  : fileURLToPath(new URL('../web', import.meta.url));
 
 /** Builds the whole app as a Fastify instance. It never listens: `main.ts` does. */
 export async function buildApp(options: BuildAppOptions) {
@@ -91,7 +94,7 @@ export async function buildApp(options: BuildAppOptions) {
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, {
-    webRoot: options.webRoot ?? `${PACKAGE_ROOT}dist/web`,
+    webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
     uploadsRoot: config.s3 ? undefined : localUploadsDir(config),
   });
 

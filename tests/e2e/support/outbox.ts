@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { simpleParser } from 'mailparser';
 
-export const E2E_DATA_DIR = path.resolve(import.meta.dirname, '../../../.e2e-data');
+export const E2E_DATA_DIR = path.resolve(import.meta.dirname, '../../../.e2e-data', process.env.E2E_PORT ?? '3100');
 
 export interface Mail {
   file: string;
