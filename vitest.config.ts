@@ -13,7 +13,13 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { ...common, name: 'pglite', include: ['src/**/*.test.ts'], env: { TEST_DB_KIND: 'pglite' } },
+        test: {
+          ...common,
+          name: 'pglite',
+          include: ['src/**/*.test.ts'],
+          exclude: ['src/**/*.postgres.test.ts'],
+          env: { TEST_DB_KIND: 'pglite' },
+        },
       },
       ...(postgresUrl
         ? [
@@ -23,7 +29,15 @@ export default defineConfig({
                 name: 'postgres',
                 // Only the tests that touch the database run twice.
                 include: ['src/server/**/*.test.ts'],
-                exclude: ['src/server/images/**', 'src/server/ai/offline-generator.test.ts', 'src/server/storage/**', 'src/server/config.test.ts'],
+                exclude: [
+                  'src/server/images/**',
+                  'src/server/storage/**',
+                  'src/server/ai/offline-generator.test.ts',
+                  'src/server/ai/sanitize-blog-html.test.ts',
+                  'src/server/ai/ai-provider.test.ts',
+                  'src/server/config.test.ts',
+                  'src/server/main.test.ts',
+                ],
                 env: { TEST_DB_KIND: 'postgres' },
               },
             },

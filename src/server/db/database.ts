@@ -38,8 +38,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     dataDir = path.join(options.dataDir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
-  const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const pglite = await PGlite.create({ dataDir, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   // Destroying the Kysely driver closes PGlite, which flushes its files.
-  return { db, kind: 'pglite', dump: () => pglite.dumpDataDir('none'), close: () => db.destroy() };
+  return { db, kind: 'pglite', dump: () => pglite.dumpDataDir('gzip'), close: () => db.destroy() };
 }

@@ -62,12 +62,12 @@ async function openTestDatabase(dataDir: string): Promise<DatabaseHandle & { dro
     const handle = await openDatabase({ databaseUrl: withDatabase(url, name), dataDir });
     return { ...handle, dropCopy: () => adminQuery(url, `drop database if exists ${name} with (force)`) };
   }
-  const dump = new Blob([readFileSync(inject('pgliteTemplatePath'))]);
+  const dump = new Blob([readFileSync(inject('pgliteTemplatePath'))], { type: 'application/x-gzip' });
   return openDatabase({ dataDir, inMemory: true, loadDataDir: dump });
 }
 
 export async function readOutbox(folder: string) {
-  let files: string[] = [];
+  let files: string[];
   try {
     files = readdirSync(folder).filter((name) => name.endsWith('.eml')).sort();
   } catch {

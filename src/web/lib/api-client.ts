@@ -27,7 +27,7 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   }
   if (response.status === 204) return undefined as T;
   const text = await response.text();
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

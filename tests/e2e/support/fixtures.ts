@@ -8,6 +8,7 @@ import { waitForMail } from './outbox';
  * loopback by the e2e server), so per-IP rate limits of one test never touch another.
  */
 export const test = base.extend({
+  // eslint-disable-next-line no-empty-pattern -- Playwright's fixture signature: this one needs no other fixture.
   extraHTTPHeaders: async ({}, use) => {
     const bytes = randomBytes(3);
     await use({ 'x-forwarded-for': `10.${bytes[0]}.${bytes[1]}.${bytes[2]}` });

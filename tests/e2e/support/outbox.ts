@@ -15,7 +15,7 @@ export interface Mail {
 
 async function readMails(): Promise<Mail[]> {
   const folder = path.join(E2E_DATA_DIR, 'mail');
-  let files: string[] = [];
+  let files: string[];
   try {
     files = readdirSync(folder).filter((name) => name.endsWith('.eml')).sort();
   } catch {

@@ -1,0 +1,64 @@
+// `npm test`: unit and API tests (Vitest), then a build and the end-to-end tests (Playwright in
+// Chromium), then one plain summary line `N passed, N failed` that CI reads.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const results = path.join(root, '.test-results');
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+let passed = 0;
+let failed = 0;
+const problems = [];
+
+// 1. Vitest: unit and API tests (PGlite, and Postgres too when TEST_DATABASE_URL is set).
+const vitestJson = path.join(results, 'vitest.json');
+const vitestStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitest = readJson(vitestJson);
+if (vitest) {
+  passed += vitest.numPassedTests;
+  failed += vitest.numFailedTests;
+  if (vitestStatus !== 0 && vitest.numFailedTests === 0) problems.push(`vitest exited with ${vitestStatus} (a suite failed to load?)`);
+} else {
+  problems.push('vitest produced no results');
+}
+
+// 2. Build, then Playwright against the built app.
+const buildStatus = process.env.SKIP_BUILD ? 0 : run('npm', ['run', 'build', '--silent']);
+if (buildStatus !== 0) {
+  problems.push('the build failed, so the end-to-end tests did not run');
+} else {
+  const playwrightJson = path.join(results, 'playwright.json');
+  const playwrightStatus = run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
+  const playwright = existsSync(playwrightJson) ? readJson(playwrightJson) : undefined;
+  if (playwright?.stats) {
+    passed += playwright.stats.expected + (playwright.stats.flaky ?? 0);
+    failed += playwright.stats.unexpected;
+    if (playwrightStatus !== 0 && playwright.stats.unexpected === 0) problems.push(`playwright exited with ${playwrightStatus}`);
+  } else {
+    problems.push('playwright produced no results');
+  }
+}
+
+for (const problem of problems) console.error(`test run problem: ${problem}`);
+const ok = failed === 0 && problems.length === 0;
+// A stage that crashed without results counts as one failure, so the line never reads as green.
+const failedCount = failed === 0 && problems.length > 0 ? problems.length : failed;
+console.log(`${passed} passed, ${failedCount} failed`);
+process.exit(ok ? 0 : 1);

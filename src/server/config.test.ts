@@ -1,0 +1,70 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const dataDir = () => mkdtempSync(path.join(os.tmpdir(), 'blog-config-'));
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const dir = dataDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.requireEmailVerification).toBe(true);
+    expect(config.trustProxy).toBe(false);
+    expect(config.ai.model).toBe('gpt-3.5-turbo');
+    expect(config.s3).toBeUndefined();
+    expect(config.socialProviders).toEqual({});
+  });
+
+  it('generates the auth secret once and keeps it readable by the owner only', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir }).authSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dir }).authSecret).toBe(first);
+    expect(statSync(path.join(dir, 'auth-secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ['PORT', 'abc', /^Invalid configuration: PORT /],
+    ['PORT', '70000', /^Invalid configuration: PORT /],
+    ['DATABASE_URL', 'mysql://x', /^Invalid configuration: DATABASE_URL must start with postgres:/],
+    ['PUBLIC_URL', 'not a url', /^Invalid configuration: PUBLIC_URL must be a URL/],
+    ['AUTH_REQUIRE_EMAIL_VERIFICATION', 'maybe', /^Invalid configuration: AUTH_REQUIRE_EMAIL_VERIFICATION must be true or false/],
+    ['CONTACT_TO', 'nobody', /^Invalid configuration: CONTACT_TO must be an e-mail address/],
+    ['SMTP_URL', 'http://mail', /^Invalid configuration: SMTP_URL /],
+    ['AUTH_SECRET', 'short', /^Invalid configuration: AUTH_SECRET must be at least 32 characters/],
+    ['GITHUB_CLIENT_ID', 'id-without-secret', /^Invalid configuration: GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together/],
+  ])('refuses a bad %s with one line naming it', (name, value, expected) => {
+    const attempt = () => loadConfig({ DATA_DIR: dataDir(), [name]: value });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(expected);
+    try {
+      attempt();
+    } catch (err) {
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('reads proxies, social providers, S3 and empty values', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      TRUST_PROXY: '10.0.0.1, 10.0.0.2',
+      GITHUB_CLIENT_ID: 'gh-id',
+      GITHUB_CLIENT_SECRET: 'gh-secret',
+      S3_BUCKET: 'images',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      DATABASE_URL: '',
+      PUBLIC_URL: 'https://blog.example.com/',
+    });
+    expect(config.trustProxy).toEqual(['10.0.0.1', '10.0.0.2']);
+    expect(config.socialProviders).toEqual({ github: { clientId: 'gh-id', clientSecret: 'gh-secret' } });
+    expect(config.s3).toMatchObject({ bucket: 'images', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1' });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.publicUrl).toBe('https://blog.example.com');
+  });
+});

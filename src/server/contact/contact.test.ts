@@ -1,0 +1,92 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTACT_MESSAGE_MAX_LENGTH } from '../../shared/constants.js';
+import { buildApp, type App } from '../app.js';
+import type { Mailer } from '../mail/mailer.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { randomIp } from '../testing/test-users.js';
+import { CONTACT_RATE_LIMIT } from './contact.routes.js';
+
+const post = (t: TestApp, payload: unknown, ip = randomIp()) =>
+  t.app.inject({ method: 'POST', url: '/api/contact', payload: payload as object, remoteAddress: ip });
+
+describe('POST /api/contact', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ CONTACT_TO: 'team@example.com' });
+  });
+  afterAll(() => t.close());
+
+  it('stores the message and forwards it to CONTACT_TO', async () => {
+    const response = await post(t, { email: 'reader@example.com', message: 'Hello there!\nSecond line.' });
+    expect(response.statusCode).toBe(201);
+    const { id, message } = response.json() as { id: string; message: string };
+    expect(message).toMatch(/sent/);
+
+    const row = await t.database.db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ email: 'reader@example.com', message: 'Hello there!\nSecond line.' });
+    expect(row.forwarded_at).not.toBeNull();
+
+    const mails = await t.outbox();
+    const forwarded = mails.find((mail) => mail.to === 'team@example.com');
+    expect(forwarded?.subject).toBe('Contact message from reader@example.com');
+    expect(forwarded?.text).toContain('Second line.');
+  });
+
+  it.each([
+    [{ email: '', message: 'hi' }, 'Add an email!'],
+    [{ message: 'hi' }, 'Add an email!'],
+    [{ email: 'a@b.co', message: '   ' }, 'Add a message!'],
+    [{ email: 'not-an-email', message: 'hi' }, 'Enter a valid e-mail address.'],
+    [{ email: 'a@b.co', message: 'x'.repeat(CONTACT_MESSAGE_MAX_LENGTH + 1) }, 'Your message is too long'],
+  ])('refuses bad input %# with a clear message', async (payload, expected) => {
+    const response = await post(t, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'BAD_REQUEST', message: expect.stringContaining(expected) });
+  });
+
+  it('limits messages per client and says when to try again', async () => {
+    const ip = randomIp();
+    for (let i = 0; i < CONTACT_RATE_LIMIT.max; i++) {
+      expect((await post(t, { email: 'busy@example.com', message: `message ${i}` }, ip)).statusCode).toBe(201);
+    }
+    const refused = await post(t, { email: 'busy@example.com', message: 'one too many' }, ip);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ error: 'TOO_MANY_REQUESTS', message: expect.stringMatching(/wait/) });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Another client is not affected.
+    expect((await post(t, { email: 'other@example.com', message: 'hi' })).statusCode).toBe(201);
+  });
+
+  it('groups IPv6 clients by /64', async () => {
+    for (let i = 0; i < CONTACT_RATE_LIMIT.max; i++) {
+      expect((await post(t, { email: 'v6@example.com', message: `m${i}` }, `2001:db8:1:2::${i + 1}`)).statusCode).toBe(201);
+    }
+    expect((await post(t, { email: 'v6@example.com', message: 'next' }, '2001:db8:1:2:ffff::9')).statusCode).toBe(429);
+  });
+});
+
+describe('POST /api/contact when mail fails', () => {
+  let t: TestApp;
+  let app: App;
+  const failingMailer: Mailer = {
+    send: () => Promise.reject(new Error('SMTP down')),
+    close: () => {},
+  };
+  beforeAll(async () => {
+    t = await createTestApp({ CONTACT_TO: 'team@example.com' });
+    // A second app on the same database, with a mailer that always fails.
+    app = await buildApp({ config: t.config, database: t.database, mailer: failingMailer, logger: false });
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  it('keeps the message even when forwarding fails', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/contact', payload: { email: 'kept@example.com', message: 'do not lose me' } });
+    expect(response.statusCode).toBe(201);
+    const rows = await sql<{ forwarded_at: Date | null }>`select forwarded_at from contact_messages where email = 'kept@example.com'`.execute(t.database.db);
+    expect(rows.rows).toEqual([{ forwarded_at: null }]);
+  });
+});
