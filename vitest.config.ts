@@ -35,6 +35,7 @@ export default defineConfig({
                   'src/server/ai/offline-generator.test.ts',
                   'src/server/ai/sanitize-blog-html.test.ts',
                   'src/server/ai/ai-provider.test.ts',
+                  'src/server/ai/client-bundle.test.ts',
                   'src/server/config.test.ts',
                   'src/server/main.test.ts',
                 ],

@@ -1,5 +1,16 @@
-import { PlaceholderPage } from './placeholder';
+import { RequireSession } from '../components/require-session';
+import { AI_TEXTS, BlogGenerator } from '../features/ai/components/blog-generator';
 
+/** /ai: signed in, the generator; signed out, only a centred sign-in prompt between header and footer. */
 export function AiPage() {
-  return <PlaceholderPage title="AI Blog Generator" />;
+  return (
+    <RequireSession what="use the AI Blog Generator">
+      {() => (
+        <div className="mx-auto" style={{ maxWidth: 860 }}>
+          <h1 className="mb-4">{AI_TEXTS.heading}</h1>
+          <BlogGenerator />
+        </div>
+      )}
+    </RequireSession>
+  );
 }
