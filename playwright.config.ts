@@ -8,6 +8,8 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // One folder per port, so runs side by side never wipe each other's traces.
+  outputDir: `test-results/${E2E_PORT}`,
   fullyParallel: false,
   workers: process.env.CI ? 2 : 2,
   retries: 0,

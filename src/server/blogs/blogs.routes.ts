@@ -1,5 +1,133 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app.js';
+import { forbidden } from '../errors.js';
+import { enforceRateLimit } from '../rate-limit/rate-limit.js';
+import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
+import { assertOwnBlog, createBlog, deleteBlog, getBlog, listBlogs, updateBlog, type BlogsDeps } from './blogs.service.js';
 
-// Not yet written: the feature's routes land here.
-export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async () => {};
+/** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
+export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
+
+// Any string: a malformed id is answered like an unknown one (404), not as bad input.
+const idParams = z.object({ id: z.string() });
+const errorBody = z.object({ error: z.string(), message: z.string() });
+const multipartBody = {
+  description: 'multipart/form-data: `title`, `blog` (text) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF).',
+};
+
+export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  // Registered here, not on the app: only these routes accept multipart bodies.
+  await app.register(fastifyMultipart, { limits: BLOG_FORM_LIMITS, throwFileSizeLimit: true });
+
+  const serviceDeps = (request: FastifyRequest): BlogsDeps => ({ db: deps.db, storage: deps.storage, log: request.log });
+
+  // Cookies ride along on cross-site form posts; a write must come from our own pages.
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    const origin = request.headers.origin;
+    const crossSite = request.headers['sec-fetch-site'] === 'cross-site';
+    if (crossSite || (origin !== undefined && origin !== deps.config.publicUrl)) {
+      throw forbidden('This request did not come from this site.');
+    }
+  });
+
+  app.get(
+    '/api/blogs',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: 'One page of blogs, best rated first, then newest',
+        querystring: pageQuerySchema,
+        response: { 200: blogPageSchema },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await deps.sessions.optionalUser(request);
+      void reply.header('cache-control', 'private, no-cache');
+      return listBlogs(serviceDeps(request), viewer?.id ?? null, request.query.page);
+    },
+  );
+
+  app.get(
+    '/api/blogs/:id',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: 'One blog',
+        params: idParams,
+        response: { 200: blogSchema, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await deps.sessions.optionalUser(request);
+      void reply.header('cache-control', 'private, no-cache');
+      return getBlog(serviceDeps(request), viewer?.id ?? null, request.params.id);
+    },
+  );
+
+  app.post(
+    '/api/blogs',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: 'Create a blog (signed in)',
+        consumes: ['multipart/form-data'],
+        description: multipartBody.description,
+        response: { 201: blogSchema, 400: errorBody, 401: errorBody, 413: errorBody, 415: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      await enforceRateLimit(
+        deps.db,
+        `blog-create:${user.id}`,
+        BLOG_CREATE_RATE_LIMIT,
+        'You have created many blogs in a short time. Please wait a few minutes before creating another.',
+      );
+      const form = await readBlogForm(request);
+      const blog = await createBlog(serviceDeps(request), user.id, form);
+      return reply.status(201).send(blog);
+    },
+  );
+
+  app.patch(
+    '/api/blogs/:id',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: "Change a blog's title, content and optionally its image (owner only)",
+        consumes: ['multipart/form-data'],
+        description: multipartBody.description,
+        params: idParams,
+        response: { 200: blogSchema, 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody, 415: errorBody },
+      },
+    },
+    async (request) => {
+      const user = await deps.sessions.requireUser(request);
+      const id = await assertOwnBlog(serviceDeps(request), user.id, request.params.id);
+      const form = await readBlogForm(request);
+      return updateBlog(serviceDeps(request), user.id, id, form);
+    },
+  );
+
+  app.delete(
+    '/api/blogs/:id',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: 'Delete a blog and its image (owner only)',
+        params: idParams,
+        response: { 204: z.null(), 401: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      await deleteBlog(serviceDeps(request), user.id, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,5 +1,66 @@
-import { PlaceholderPage } from './placeholder';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { useSearchParams } from 'react-router';
+import { messages } from '../../shared/messages';
+import { getBlogsQueryOptions, useBlogs } from '../features/blogs/api/get-blogs';
+import { BlogCard } from '../features/blogs/components/blog-card';
+import { BlogPager } from '../features/blogs/components/blog-pager';
+import { errorMessage } from '../lib/api-client';
 
+const MAX_PAGE = 1_000_000;
+
+/** `?page=N` when N is a page number; anything else is page 1. */
+function pageFromUrl(value: string | null): number {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1;
+}
+
+/** The home list: 5 blogs a page, best rated first; the page lives in the URL. */
 export function HomePage() {
-  return <PlaceholderPage title="Home" />;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const page = pageFromUrl(searchParams.get('page'));
+  const blogs = useBlogs(page);
+  const queryClient = useQueryClient();
+  const hasMore = blogs.data?.hasMore ?? false;
+
+  // Next is the likely click: have it ready.
+  useEffect(() => {
+    if (hasMore) void queryClient.prefetchQuery(getBlogsQueryOptions(page + 1));
+  }, [hasMore, page, queryClient]);
+
+  const goTo = (next: number) => {
+    setSearchParams((params) => {
+      const updated = new URLSearchParams(params);
+      if (next === 1) updated.delete('page');
+      else updated.set('page', String(next));
+      return updated;
+    });
+  };
+
+  return (
+    <>
+      <h1 className="visually-hidden">Blogs</h1>
+      {blogs.isPending ? (
+        <p role="status">{messages.loading}</p>
+      ) : blogs.isError ? (
+        <Alert variant="danger">
+          <p>The blogs could not be loaded. {errorMessage(blogs.error)}</p>
+          <Button variant="outline-danger" onClick={() => void blogs.refetch()} disabled={blogs.isFetching}>
+            {blogs.isFetching ? messages.loading : 'Retry'}
+          </Button>
+        </Alert>
+      ) : (
+        <>
+          {blogs.data.items.length === 0 ? (
+            <p>{page === 1 ? messages.noBlogs : 'There are no blogs on this page.'}</p>
+          ) : (
+            blogs.data.items.map((blog) => <BlogCard key={blog.id} blog={blog} />)
+          )}
+          <BlogPager page={page} hasMore={blogs.data.hasMore} onPageChange={goTo} />
+        </>
+      )}
+    </>
+  );
 }

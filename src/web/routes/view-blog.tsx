@@ -1,5 +1,46 @@
-import { PlaceholderPage } from './placeholder';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { Link, useSearchParams } from 'react-router';
+import { blogIdSchema } from '../../shared/blog-schema';
+import { messages } from '../../shared/messages';
+import { useBlog } from '../features/blogs/api/get-blog';
+import { BlogDetails } from '../features/blogs/components/blog-details';
+import { ApiError, errorMessage } from '../lib/api-client';
+import { useSession } from '../lib/auth-client';
 
+function BlogDoesNotExist() {
+  return (
+    <div className="py-4">
+      <h1 className="h3">{messages.blogDoesNotExist}</h1>
+      <Link to="/">Go to the home page</Link>
+    </div>
+  );
+}
+
+/** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner. */
 export function ViewBlogPage() {
-  return <PlaceholderPage title="Blog" />;
+  const [searchParams] = useSearchParams();
+  const id = searchParams.get('id') ?? '';
+  // A malformed id cannot name a blog: no request needed.
+  if (!blogIdSchema.safeParse(id).success) return <BlogDoesNotExist />;
+  return <ViewBlog key={id} id={id} />;
+}
+
+function ViewBlog({ id }: { id: string }) {
+  const blog = useBlog(id);
+  const { data: session } = useSession();
+
+  if (blog.isPending) return <p role="status">{messages.loading}</p>;
+  if (blog.isError) {
+    if (blog.error instanceof ApiError && blog.error.status === 404) return <BlogDoesNotExist />;
+    return (
+      <Alert variant="danger">
+        <p>The blog could not be loaded. {errorMessage(blog.error)}</p>
+        <Button variant="outline-danger" onClick={() => void blog.refetch()} disabled={blog.isFetching}>
+          {blog.isFetching ? messages.loading : 'Retry'}
+        </Button>
+      </Alert>
+    );
+  }
+  return <BlogDetails blog={blog.data} isOwner={session?.user.id === blog.data.userId} />;
 }

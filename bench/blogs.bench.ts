@@ -1,0 +1,313 @@
+/**
+ * Blog list benchmark, with 10,000 blogs in Postgres:
+ *  - requests per second and p99 latency (autocannon, ~5 s each) of GET /api/blogs?page=1 and of
+ *    the home page HTML (/), against a bare Fastify route returning a constant JSON, measured in
+ *    the same run on the same machine; the ratios are printed;
+ *  - the time of page 1 versus page 1,000 (p50 of 200 sequential requests each).
+ *
+ *   BUILD_DIR=dist node --import tsx bench/blogs.bench.ts      (needs `npm run build` first)
+ *   DATABASE_URL=postgres://... node --import tsx bench/blogs.bench.ts
+ *
+ * With DATABASE_URL, a fresh database is created on that server and dropped at the end; without
+ * it, a throwaway cluster is started with scripts/throwaway-postgres.sh and stopped at the end.
+ * The built app (BUILD_DIR/server/main.js, as in production) and the bare Fastify server each run
+ * in their own process, so neither shares an event loop with autocannon.
+ * Figures go to stdout and to BENCH_OUT (default /work/notes/bench-blogs.md).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '../src/server/db/database.js';
+import { migrateToLatest } from '../src/server/db/migrate.js';
+
+const BLOGS = 10_000;
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const SAMPLES = 200;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// Child mode: the bare Fastify server, alone in its process.
+if (process.argv[2] === 'bare') {
+  const bare = Fastify({ logger: false });
+  bare.get('/', async () => ({ hello: 'world', items: [] }));
+  await bare.listen({ host: '127.0.0.1', port: Number(process.argv[3]) });
+} else {
+  await main();
+}
+
+async function main() {
+  const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'dist');
+  const mainJs = path.join(buildDir, 'server/main.js');
+  if (!existsSync(mainJs) || !existsSync(path.join(buildDir, 'web/index.html'))) {
+    throw new Error(`No built app in ${buildDir}: run \`BUILD_DIR=${path.relative(root, buildDir) || 'dist'} npm run build\` first.`);
+  }
+
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const cleanUp = async () => {
+    for (const step of cleanups.reverse()) await step();
+  };
+  try {
+    const databaseUrl = await benchDatabase(cleanups);
+    const database = await openDatabase({ databaseUrl, dataDir: os.tmpdir() });
+    cleanups.push(() => database.close());
+    await migrateToLatest(database.db);
+    const seedStarted = performance.now();
+    await seed(database.db);
+    const seedMs = performance.now() - seedStarted;
+    const plans = await queryPlans(database.db);
+
+    const appPort = await freePort();
+    const barePort = await freePort();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blogs-bench-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const app = start(process.execPath, [mainJs], {
+      NODE_ENV: 'production',
+      PORT: String(appPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      PUBLIC_URL: `http://localhost:${appPort}`,
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      AI_API_KEY: '',
+      SMTP_URL: '',
+    });
+    cleanups.push(() => stop(app));
+    const bare = start(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'bare', String(barePort)], {});
+    cleanups.push(() => stop(bare));
+    const appBase = `http://127.0.0.1:${appPort}`;
+    const bareBase = `http://127.0.0.1:${barePort}`;
+    await waitFor(`${appBase}/api/health`);
+    await waitFor(`${bareBase}/`);
+
+    const firstPage = (await (await fetch(`${appBase}/api/blogs?page=1`)).json()) as { items: unknown[]; hasMore: boolean };
+    const deepPage = (await (await fetch(`${appBase}/api/blogs?page=1000`)).json()) as { items: unknown[]; hasMore: boolean };
+    if (firstPage.items.length !== 5 || !firstPage.hasMore || deepPage.items.length !== 5 || !deepPage.hasMore) {
+      throw new Error('The seeded list does not answer as expected (5 items and hasMore on pages 1 and 1,000 of 2,000).');
+    }
+
+    console.log(`Seeded ${BLOGS} blogs in ${seedMs.toFixed(0)} ms. Load: ${CONNECTIONS} connections, ${DURATION_SECONDS} s each.`);
+    const bareRun = await load('bare Fastify constant JSON', `${bareBase}/`);
+    const listRun = await load('GET /api/blogs?page=1', `${appBase}/api/blogs?page=1`);
+    const htmlRun = await load('GET / (home page HTML)', `${appBase}/`);
+
+    const page1 = await sequentialTimes(`${appBase}/api/blogs?page=1`);
+    const page1000 = await sequentialTimes(`${appBase}/api/blogs?page=1000`);
+
+    const report = formatReport({ bareRun, listRun, htmlRun, page1, page1000, plans, databaseKind: process.env.DATABASE_URL ? 'DATABASE_URL' : 'throwaway cluster' });
+    console.log(report);
+    const out = process.env.BENCH_OUT ?? '/work/notes/bench-blogs.md';
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, report);
+    console.log(`Written to ${out}`);
+  } finally {
+    await cleanUp();
+  }
+}
+
+interface LoadResult {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(name: string, url: string): Promise<LoadResult> {
+  // A short warm-up so the JIT and the connection pools are ready before measuring.
+  await autocannon({ url, connections: CONNECTIONS, duration: 1 });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS });
+  const row = {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+  console.log(`${name}: ${row.requestsPerSecond.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
+  if (row.errors || row.non2xx) throw new Error(`${name}: ${row.errors} errors and ${row.non2xx} non-2xx answers`);
+  return row;
+}
+
+async function sequentialTimes(url: string) {
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES + 20; i++) {
+    const started = performance.now();
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    if (i >= 20) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { p50: at(0.5), p95: at(0.95) };
+}
+
+/** 10,000 blogs of one author in one statement, spread over ratings and times like a real site. */
+async function seed(db: Awaited<ReturnType<typeof openDatabase>>['db']) {
+  const userId = randomUUID();
+  const now = new Date();
+  await db
+    .insertInto('user')
+    .values({ id: userId, name: 'bench', email: `bench-${userId}@example.com`, emailVerified: true, image: null, createdAt: now, updatedAt: now })
+    .execute();
+  await sql`
+    insert into blogs (user_id, title, body, upvotes, downvotes, created_at, updated_at)
+    select ${userId}, 'Benchmark blog number ' || g, repeat('Some words of a blog body. ', 20),
+           (g * 7919) % 23, (g * 104729) % 7, now() - g * interval '1 minute', now() - g * interval '1 minute'
+    from generate_series(1, ${BLOGS}) as g`.execute(db);
+  // What autovacuum does on a live site after a bulk insert: statistics, and the visibility map
+  // that lets the page query scan the index alone. The first VACUUM right after the insert can
+  // leave the map empty (the rows still look too new to it), so it runs until the map is full.
+  for (let round = 1; round <= 5; round++) {
+    await sql`vacuum (freeze, analyze) blogs`.execute(db);
+    const stats = await sql<{ relpages: number; relallvisible: number }>`
+      select relpages, relallvisible from pg_class where relname = 'blogs'`.execute(db);
+    const { relpages, relallvisible } = stats.rows[0]!;
+    if (relallvisible >= relpages) break;
+    if (round === 5) console.warn(`The visibility map covers ${relallvisible} of ${relpages} pages after ${round} vacuums.`);
+  }
+}
+
+/** The database's own time for the page query at both depths, and whether it scans the index only. */
+async function queryPlans(db: Awaited<ReturnType<typeof openDatabase>>['db']) {
+  const plan = async (offset: number) => {
+    const result = await sql<{ 'QUERY PLAN': string }>`
+      explain (analyze, format text)
+      select blogs.id from blogs
+      where blogs.id in (select id from blogs order by rating desc, created_at desc, id desc offset ${offset} limit 6)
+      order by rating desc, created_at desc, id desc`.execute(db);
+    const lines = result.rows.map((row) => row['QUERY PLAN']);
+    const execution = lines.find((line) => line.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?';
+    return { execution, indexOnly: lines.some((line) => line.includes('Index Only Scan using blogs_home_order_idx')) };
+  };
+  return { page1: await plan(0), page1000: await plan(999 * 5) };
+}
+
+function formatReport(r: {
+  bareRun: LoadResult;
+  listRun: LoadResult;
+  htmlRun: LoadResult;
+  page1: { p50: number; p95: number };
+  page1000: { p50: number; p95: number };
+  plans: Awaited<ReturnType<typeof queryPlans>>;
+  databaseKind: string;
+}) {
+  const ratio = (a: LoadResult) => `${((a.requestsPerSecond / r.bareRun.requestsPerSecond) * 100).toFixed(1)} % of bare`;
+  const row = (a: LoadResult, vsBare: string) =>
+    `| ${a.name} | ${a.requestsPerSecond.toFixed(0)} | ${a.p50} | ${a.p99} | ${vsBare} |`;
+  return `# Blogs benchmark (bench/blogs.bench.ts)
+
+Run ${new Date().toISOString()} on ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), load average at the end
+${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min; other work on the machine lowers every figure), Node ${process.version},
+Postgres (${r.databaseKind}) with ${BLOGS.toLocaleString('en')} blogs. The built app (production mode, LOG_LEVEL=warn) and a bare
+Fastify server each run in their own process; autocannon runs in a third, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per target,
+after a 1 s warm-up. All three share the same ${os.cpus().length} cores, so absolute figures are low; the ratios are the point.
+
+| target | req/s | p50 ms | p99 ms | vs bare |
+|---|---|---|---|---|
+${row(r.bareRun, '100 %')}
+${row(r.listRun, ratio(r.listRun))}
+${row(r.htmlRun, ratio(r.htmlRun))}
+
+Ratios: the list API serves ${(r.listRun.requestsPerSecond / r.bareRun.requestsPerSecond).toFixed(3)}x the bare route's requests per second
+(p99 ${(r.listRun.p99 / Math.max(r.bareRun.p99, 1)).toFixed(1)}x); the home page HTML ${(r.htmlRun.requestsPerSecond / r.bareRun.requestsPerSecond).toFixed(3)}x
+(p99 ${(r.htmlRun.p99 / Math.max(r.bareRun.p99, 1)).toFixed(1)}x).
+
+## Page 1 versus page 1,000 (${SAMPLES} sequential requests each, after 20 warm-up)
+
+| page | p50 ms | p95 ms | database execution time (EXPLAIN ANALYZE) | index-only scan of blogs_home_order_idx |
+|---|---|---|---|---|
+| 1 | ${r.page1.p50.toFixed(2)} | ${r.page1.p95.toFixed(2)} | ${r.plans.page1.execution} | ${r.plans.page1.indexOnly ? 'yes' : 'no'} |
+| 1,000 | ${r.page1000.p50.toFixed(2)} | ${r.page1000.p95.toFixed(2)} | ${r.plans.page1000.execution} | ${r.plans.page1000.indexOnly ? 'yes' : 'no'} |
+
+Page 1,000 takes ${(r.page1000.p50 / r.page1.p50).toFixed(2)}x the time of page 1 at p50. The page's ids come from an index-only
+scan that skips (page - 1) * 5 index entries; only the 6 rows of the page are joined to their authors and votes.
+`;
+}
+
+// --- processes, ports, database ---
+
+async function benchDatabase(cleanups: Array<() => Promise<void> | void>): Promise<string> {
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const env = execFileSync(path.join(root, 'scripts/throwaway-postgres.sh'), ['start'], { encoding: 'utf8' });
+    const url = /TEST_DATABASE_URL=(\S+)/.exec(env)?.[1];
+    const dir = /PG_THROWAWAY_DIR=(\S+)/.exec(env)?.[1];
+    if (!url || !dir) throw new Error(`Could not start a throwaway Postgres: ${env.trim()}`);
+    console.log(`Started a throwaway Postgres in ${dir}; it is stopped at the end.`);
+    cleanups.push(() => {
+      execFileSync(path.join(root, 'scripts/throwaway-postgres.sh'), ['stop', dir]);
+      console.log(`Stopped the throwaway Postgres in ${dir}.`);
+    });
+    serverUrl = url;
+  }
+  const name = `blogs_bench_${randomBytes(4).toString('hex')}`;
+  await adminQuery(serverUrl, `create database ${name}`);
+  cleanups.push(() => adminQuery(serverUrl, `drop database if exists ${name} with (force)`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function adminQuery(url: string, text: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    if (code && code !== 0) console.error(`${path.basename(args.at(-1) ?? command)} exited with ${code ?? signal}`);
+  });
+  return child;
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+}
+
+async function waitFor(url: string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within 60 s`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,106 @@
+import type { FastifyRequest } from 'fastify';
+import { BLOG_MAX_LENGTH, TITLE_MAX_LENGTH } from '../../shared/constants.js';
+import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import { MAX_UPLOAD_BYTES } from '../images/image-processing.js';
+
+export interface UploadedFile {
+  filename: string;
+  data: Buffer;
+}
+
+export interface BlogForm {
+  fields: { title?: string; blog?: string };
+  image?: UploadedFile;
+}
+
+const TEXT_FIELDS = ['title', 'blog'] as const;
+const IMAGE_FIELD = 'image';
+const MAX_UPLOAD_MB = Math.round(MAX_UPLOAD_BYTES / (1024 * 1024));
+
+/**
+ * Busboy's limits. A field may be longer than the schema allows (so the schema, not the
+ * parser, says what is wrong) but not unboundedly: 4 bytes per character covers any UTF-8.
+ */
+export const BLOG_FORM_LIMITS = {
+  fileSize: MAX_UPLOAD_BYTES,
+  files: 1,
+  fields: 4,
+  parts: 6,
+  fieldNameSize: 100,
+  fieldSize: 4 * Math.max(BLOG_MAX_LENGTH, TITLE_MAX_LENGTH) + 1024,
+  headerPairs: 20,
+};
+
+export const imageTooLarge = () => payloadTooLarge(`The image is too large: at most ${MAX_UPLOAD_MB} MB.`);
+
+/**
+ * Reads a multipart blog form: the text fields `title` and `blog`, and at most one file
+ * `image`, held in memory (it is at most MAX_UPLOAD_BYTES). The whole request is read even
+ * after a problem, so the client gets the answer instead of a reset connection.
+ */
+export async function readBlogForm(request: FastifyRequest): Promise<BlogForm> {
+  if (!request.isMultipart()) {
+    throw unsupportedMediaType('Send the blog as multipart/form-data with the fields title, blog and an optional image.');
+  }
+  const form: BlogForm = { fields: {} };
+  let failure: AppError | undefined;
+  try {
+    for await (const part of request.parts({ limits: BLOG_FORM_LIMITS })) {
+      if (part.type === 'file') {
+        if (failure || part.fieldname !== IMAGE_FIELD || form.image) {
+          part.file.resume();
+          failure ??= badRequest(`Unexpected file in the field "${part.fieldname.slice(0, 100)}": send one image, in the field "image".`);
+          continue;
+        }
+        try {
+          const data = await part.toBuffer();
+          if (part.file.truncated) throw imageTooLarge();
+          // A browser form with no file chosen still sends an empty, unnamed file part.
+          if (data.length > 0 || part.filename) form.image = { filename: part.filename, data };
+        } catch (error) {
+          failure ??= toFormError(error);
+        }
+        continue;
+      }
+      const name = part.fieldname;
+      if (!isTextField(name)) continue;
+      if (form.fields[name] !== undefined) failure ??= badRequest(`The field "${name}" was sent twice.`);
+      else if (part.valueTruncated) failure ??= badRequest(fieldTooLong(name));
+      // Browsers send form text with CRLF line breaks; the blog keeps plain LF.
+      else form.fields[name] = String(part.value).replace(/\r\n?/g, '\n');
+    }
+  } catch (error) {
+    failure ??= toFormError(error);
+  }
+  if (failure) throw failure;
+  return form;
+}
+
+function isTextField(name: string): name is (typeof TEXT_FIELDS)[number] {
+  return (TEXT_FIELDS as readonly string[]).includes(name);
+}
+
+function fieldTooLong(name: 'title' | 'blog'): string {
+  return name === 'title'
+    ? `The title is too long: at most ${TITLE_MAX_LENGTH} characters.`
+    : `The content is too long: at most ${BLOG_MAX_LENGTH} characters.`;
+}
+
+/** @fastify/multipart's own errors carry FST_ codes; each gets a message a person can act on. */
+function toFormError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return imageTooLarge();
+    case 'FST_FILES_LIMIT':
+      return badRequest('Send at most one image.');
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return badRequest('The form has too many fields: send title, blog and an optional image.');
+    case 'FST_PROTO_VIOLATION':
+      return badRequest('The form has a field with a forbidden name.');
+    default:
+      return badRequest('The form could not be read: the upload was cut off or malformed. Please try again.');
+  }
+}

@@ -1,0 +1,78 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { selectBlogRows, type BlogRow } from './blog-rows.repository.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * One page in the home order. The offset runs in a subquery over `blogs_home_order_idx`
+ * alone (an index-only scan), so deep pages skip index entries instead of joined rows;
+ * only the few ids of the page are joined to their authors and votes.
+ */
+export async function selectHomePage(
+  db: Kysely<Database>,
+  viewerId: string | null,
+  options: { offset: number; limit: number },
+): Promise<BlogRow[]> {
+  const pageIds = db
+    .selectFrom('blogs')
+    .select('blogs.id')
+    .orderBy('blogs.rating', 'desc')
+    .orderBy('blogs.created_at', 'desc')
+    .orderBy('blogs.id', 'desc')
+    .offset(options.offset)
+    .limit(options.limit);
+  return selectBlogRows(db, viewerId)
+    .where('blogs.id', 'in', pageIds)
+    .orderBy('blogs.rating', 'desc')
+    .orderBy('blogs.created_at', 'desc')
+    .orderBy('blogs.id', 'desc')
+    .execute();
+}
+
+export async function findBlogRow(db: Db, viewerId: string | null, id: string): Promise<BlogRow | undefined> {
+  return selectBlogRows(db, viewerId).where('blogs.id', '=', id).executeTakeFirst();
+}
+
+export async function insertBlog(
+  db: Db,
+  row: { userId: string; title: string; body: string; imageKey: string | null },
+): Promise<string> {
+  const inserted = await db
+    .insertInto('blogs')
+    .values({ user_id: row.userId, title: row.title, body: row.body, image_key: row.imageKey })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+/** The owner and image of a blog, locked until the transaction ends; undefined if there is none. */
+export async function lockBlogOwnership(trx: Transaction<Database>, id: string) {
+  return trx.selectFrom('blogs').select(['user_id', 'image_key']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Also filtered by owner, so a write can never touch another user's blog. Returns whether a row changed. */
+export async function updateOwnBlog(
+  db: Db,
+  id: string,
+  userId: string,
+  changes: { title: string; body: string; imageKey?: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('blogs')
+    .set({
+      title: changes.title,
+      body: changes.body,
+      ...(changes.imageKey !== undefined ? { image_key: changes.imageKey } : {}),
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function deleteOwnBlog(db: Db, id: string, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('blogs').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

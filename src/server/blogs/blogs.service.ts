@@ -1,0 +1,142 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { blogIdSchema, blogInputSchema, type Blog, type BlogPage } from '../../shared/blog-schema.js';
+import { PAGE_SIZE } from '../../shared/constants.js';
+import { messages } from '../../shared/messages.js';
+import type { Database } from '../db/schema.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { processUploadedImage } from '../images/image-processing.js';
+import type { ImageStorage } from '../storage/storage.js';
+import { newImageKey } from '../storage/storage.js';
+import { toBlogJson } from './blog-json.js';
+import type { BlogForm, UploadedFile } from './blog-form.js';
+import {
+  deleteOwnBlog,
+  findBlogRow,
+  insertBlog,
+  lockBlogOwnership,
+  selectHomePage,
+  updateOwnBlog,
+} from './blogs.repository.js';
+
+export interface BlogsDeps {
+  db: Kysely<Database>;
+  storage: ImageStorage;
+  log: FastifyBaseLogger;
+}
+
+const notYours = () => forbidden('You can only change your own blogs.');
+const noSuchBlog = () => notFound(messages.blogDoesNotExist);
+
+/** Ids are UUIDs; anything else cannot name a blog, and must not reach Postgres as a uuid. */
+export function parseBlogId(id: string): string {
+  const parsed = blogIdSchema.safeParse(id);
+  if (!parsed.success) throw noSuchBlog();
+  return parsed.data;
+}
+
+export async function listBlogs(deps: BlogsDeps, viewerId: string | null, page: number): Promise<BlogPage> {
+  // One row more than a page says exactly whether another page exists.
+  const rows = await selectHomePage(deps.db, viewerId, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 });
+  return {
+    items: rows.slice(0, PAGE_SIZE).map((row) => toBlogJson(row, deps.storage)),
+    page,
+    pageSize: PAGE_SIZE,
+    hasMore: rows.length > PAGE_SIZE,
+  };
+}
+
+export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: string): Promise<Blog> {
+  const row = await findBlogRow(deps.db, viewerId, parseBlogId(rawId));
+  if (!row) throw noSuchBlog();
+  return toBlogJson(row, deps.storage);
+}
+
+/**
+ * The image is checked, re-encoded and stored before the row exists, so a bad upload
+ * leaves no blog; if the insert then fails, the stored file is removed again.
+ */
+export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm): Promise<Blog> {
+  const input = validateText(form);
+  const imageKey = form.image ? await storeImage(deps, form.image, userId) : null;
+  let id: string;
+  try {
+    id = await insertBlog(deps.db, { userId, title: input.title, body: input.blog, imageKey });
+  } catch (error) {
+    if (imageKey) await removeImage(deps, imageKey);
+    throw error;
+  }
+  return getBlog(deps, userId, id);
+}
+
+/** Checked before the upload is processed, so strangers cannot make the server decode images. */
+export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<string> {
+  const id = parseBlogId(rawId);
+  const row = await deps.db.selectFrom('blogs').select('user_id').where('id', '=', id).executeTakeFirst();
+  if (!row) throw noSuchBlog();
+  if (row.user_id !== userId) throw notYours();
+  return id;
+}
+
+/**
+ * Ownership is checked again inside the transaction that writes, with the row locked.
+ * The replaced image is deleted only after the commit; a failed write deletes the new one.
+ */
+export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string, form: BlogForm): Promise<Blog> {
+  const id = parseBlogId(rawId);
+  const input = validateText(form);
+  const newKey = form.image ? await storeImage(deps, form.image, userId) : undefined;
+  let oldKey: string | null;
+  try {
+    oldKey = await deps.db.transaction().execute(async (trx) => {
+      const current = await lockBlogOwnership(trx, id);
+      if (!current) throw noSuchBlog();
+      if (current.user_id !== userId) throw notYours();
+      const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, imageKey: newKey });
+      if (!updated) throw noSuchBlog();
+      return current.image_key;
+    });
+  } catch (error) {
+    if (newKey) await removeImage(deps, newKey);
+    throw error;
+  }
+  if (newKey && oldKey) await removeImage(deps, oldKey);
+  return getBlog(deps, userId, id);
+}
+
+export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<void> {
+  const id = parseBlogId(rawId);
+  const imageKey = await deps.db.transaction().execute(async (trx) => {
+    const current = await lockBlogOwnership(trx, id);
+    if (!current) throw noSuchBlog();
+    if (current.user_id !== userId) throw notYours();
+    if (!(await deleteOwnBlog(trx, id, userId))) throw noSuchBlog();
+    return current.image_key;
+  });
+  if (imageKey) await removeImage(deps, imageKey);
+}
+
+function validateText(form: BlogForm) {
+  const parsed = blogInputSchema.safeParse({ title: form.fields.title ?? '', blog: form.fields.blog ?? '' });
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'The blog is not valid.');
+  return parsed.data;
+}
+
+async function storeImage(deps: BlogsDeps, upload: UploadedFile, userId: string): Promise<string> {
+  const image = await processUploadedImage(upload.data);
+  const key = newImageKey(upload.filename, userId);
+  await deps.storage.put(key, image.data, image.contentType);
+  return key;
+}
+
+/**
+ * The database is already right when this runs; a file left behind costs disk space, not
+ * correctness, so a storage failure here is logged rather than failing the request.
+ */
+async function removeImage(deps: BlogsDeps, key: string): Promise<void> {
+  try {
+    await deps.storage.delete(key);
+  } catch (err) {
+    deps.log.error({ err, key }, 'could not delete an image from storage');
+  }
+}

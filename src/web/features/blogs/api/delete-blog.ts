@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../../../lib/api-client';
+import { blogQueryKeys } from './blog-query-keys';
+
+export function deleteBlog(id: string) {
+  return apiFetch<void>(`/api/blogs/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/**
+ * The lists are refreshed at once; the deleted blog's own query is left for the caller to
+ * drop after leaving its page, so the page does not refetch it and flash 'does not exist'.
+ */
+export function useDeleteBlog() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteBlog,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() });
+    },
+  });
+}

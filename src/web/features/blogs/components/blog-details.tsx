@@ -1,0 +1,43 @@
+import Card from 'react-bootstrap/Card';
+import { Link } from 'react-router';
+import type { Blog } from '../../../../shared/blog-schema';
+import { VoteButtons } from '../../votes/components/vote-buttons';
+import { CARD_IMAGE_HEIGHT, CARD_IMAGE_WIDTH } from './blog-card';
+import { createdDate } from './blog-dates';
+import { DeleteBlogButton } from './delete-blog-button';
+
+/** The whole blog on its own page; the owner also gets Edit Blog and Delete Blog. */
+export function BlogDetails({ blog, isOwner }: { blog: Blog; isOwner: boolean }) {
+  return (
+    <Card as="article" aria-labelledby="blog-title">
+      <Card.Header>Author: {blog.author}</Card.Header>
+      <Card.Body>
+        <Card.Title as="h1" className="h3" id="blog-title">
+          {blog.title}
+        </Card.Title>
+        <Card.Text className="blog-body">{blog.blog}</Card.Text>
+        {blog.imageUrl && (
+          <img
+            src={blog.imageUrl}
+            alt={`Image of the blog ${blog.title}`}
+            width={CARD_IMAGE_WIDTH}
+            height={CARD_IMAGE_HEIGHT}
+            className="blog-card-image d-block mb-3 rounded"
+            // The whole picture here, letterboxed in the same fixed box.
+            style={{ objectFit: 'contain' }}
+          />
+        )}
+        <VoteButtons blog={blog} />
+        {isOwner && (
+          <div className="d-flex flex-wrap gap-2 mt-3">
+            <Link className="btn btn-primary" to={`/edit?id=${encodeURIComponent(blog.id)}`}>
+              Edit Blog
+            </Link>
+            <DeleteBlogButton blog={blog} />
+          </div>
+        )}
+      </Card.Body>
+      <Card.Footer className="text-body-secondary">Created {createdDate(blog.createdAt)}</Card.Footer>
+    </Card>
+  );
+}

@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { blogInputSchema } from '../../../../shared/blog-schema';
+import { MAX_IMAGE_BYTES } from '../../../../shared/constants';
+import { messages } from '../../../../shared/messages';
+import { useDialog } from '../../../components/message-dialog';
+import { errorMessage } from '../../../lib/api-client';
+import type { BlogFormValues } from '../api/blog-form-data';
+
+type Field = 'title' | 'blog' | 'image';
+type Errors = Partial<Record<Field, string>>;
+
+export interface BlogFormProps {
+  author: string;
+  initialValues?: { title: string; blog: string };
+  /** Edit only: the image the blog has now, shown as a thumbnail. */
+  currentImageUrl?: string | null;
+  submitLabel: string;
+  /** Saves the blog and goes on (success popup, redirect). A thrown error is shown and the form kept. */
+  onSubmit: (values: BlogFormValues) => Promise<void>;
+}
+
+const MAX_IMAGE_MB = Math.round(MAX_IMAGE_BYTES / (1024 * 1024));
+
+function checkImage(file: File | null): string | undefined {
+  if (!file) return undefined;
+  if (!file.type.startsWith('image/')) return 'Choose an image file (JPEG, PNG, WebP, GIF or AVIF).';
+  if (file.size > MAX_IMAGE_BYTES) return `The image is too large: at most ${MAX_IMAGE_MB} MB.`;
+  return undefined;
+}
+
+/** The create and edit form: Author (read-only), Title, Content, Post Image and the submit button. */
+export function BlogForm({ author, initialValues, currentImageUrl, submitLabel, onSubmit }: BlogFormProps) {
+  const [title, setTitle] = useState(initialValues?.title ?? '');
+  const [blog, setBlog] = useState(initialValues?.blog ?? '');
+  const [image, setImage] = useState<File | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [working, setWorking] = useState(false);
+  const showDialog = useDialog();
+
+  const refuse = async (next: Errors) => {
+    setErrors(next);
+    const first = (['title', 'blog', 'image'] as const).find((field) => next[field]);
+    if (!first) return;
+    await showDialog({ title: messages.errorTitle, message: next[first] });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (working) return;
+    const parsed = blogInputSchema.safeParse({ title, blog });
+    const next: Errors = { image: checkImage(image) };
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as 'title' | 'blog';
+        next[field] ??= issue.message;
+      }
+    }
+    if (!parsed.success || next.image) return refuse(next);
+    setErrors({});
+    setWorking(true);
+    try {
+      await onSubmit({ ...parsed.data, image });
+      // On success the page moves on; the button stays disabled until it does.
+    } catch (err) {
+      setWorking(false);
+      await showDialog({ title: messages.errorTitle, message: errorMessage(err) });
+    }
+  };
+
+  const invalid = (field: Field) => ({
+    isInvalid: Boolean(errors[field]),
+    'aria-invalid': Boolean(errors[field]) || undefined,
+    'aria-describedby': errors[field] ? `blog-${field}-error` : undefined,
+  });
+  const feedback = (field: Field) => (
+    <Form.Control.Feedback type="invalid" id={`blog-${field}-error`}>
+      {errors[field]}
+    </Form.Control.Feedback>
+  );
+
+  return (
+    <Form noValidate onSubmit={(event) => void submit(event)}>
+      <Form.Group className="mb-3" controlId="blog-author">
+        <Form.Label>Author</Form.Label>
+        <Form.Control type="email" value={author} readOnly />
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="blog-title">
+        <Form.Label>Title</Form.Label>
+        <Form.Control
+          type="text"
+          value={title}
+          onChange={(event) => setTitle(event.target.value)}
+          {...invalid('title')}
+        />
+        {feedback('title')}
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="blog-content">
+        <Form.Label>Content</Form.Label>
+        <Form.Control
+          as="textarea"
+          rows={10}
+          value={blog}
+          onChange={(event) => setBlog(event.target.value)}
+          {...invalid('blog')}
+        />
+        {feedback('blog')}
+      </Form.Group>
+      {currentImageUrl && (
+        <figure className="mb-3">
+          <img src={currentImageUrl} alt="The blog's current image" width={320} height={180} className="img-thumbnail blog-card-image" style={{ maxWidth: 320 }} />
+          <figcaption className="form-text">Current image. Choose a new one below to replace it.</figcaption>
+        </figure>
+      )}
+      <Form.Group className="mb-3" controlId="blog-image">
+        <Form.Label>Post Image</Form.Label>
+        <Form.Control
+          type="file"
+          accept="image/*"
+          onChange={(event) => setImage((event.target as HTMLInputElement).files?.[0] ?? null)}
+          {...invalid('image')}
+        />
+        {feedback('image')}
+        <Form.Text>Optional. JPEG, PNG, WebP, GIF or AVIF, at most {MAX_IMAGE_MB} MB.</Form.Text>
+      </Form.Group>
+      <Button type="submit" disabled={working}>
+        {working ? messages.loading : submitLabel}
+      </Button>
+    </Form>
+  );
+}
