@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app.js';
-import { forbidden } from '../errors.js';
 import { enforceRateLimit } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import { assertOwnBlog, createBlog, deleteBlog, getBlog, listBlogs, updateBlog, type BlogsDeps } from './blogs.service.js';
@@ -24,16 +23,6 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   await app.register(fastifyMultipart, { limits: BLOG_FORM_LIMITS, throwFileSizeLimit: true });
 
   const serviceDeps = (request: FastifyRequest): BlogsDeps => ({ db: deps.db, storage: deps.storage, log: request.log });
-
-  // Cookies ride along on cross-site form posts; a write must come from our own pages.
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
-    const origin = request.headers.origin;
-    const crossSite = request.headers['sec-fetch-site'] === 'cross-site';
-    if (crossSite || (origin !== undefined && origin !== deps.config.publicUrl)) {
-      throw forbidden('This request did not come from this site.');
-    }
-  });
 
   app.get(
     '/api/blogs',

@@ -39,3 +39,29 @@ describe('health and HTTP basics', () => {
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/contact']));
   });
 });
+
+describe('writes from other sites', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const contact = { email: 'a@example.com', message: 'hello' };
+
+  it('refuses a write whose Origin is another site', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/contact', payload: contact, headers: { origin: 'https://evil.example' } });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ error: 'FORBIDDEN' });
+  });
+
+  it('refuses a write a browser marks as cross-site', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/contact', payload: contact, headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('accepts a write from our own origin', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/contact', payload: contact, headers: { origin: t.config.publicUrl, 'sec-fetch-site': 'same-origin' } });
+    expect(response.statusCode).toBe(201);
+  });
+});
