@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import { createAuth, type Auth } from './auth/auth.js';
 import { createAuthGuards } from './auth/auth-guards.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { accountRoutes } from './auth/account.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
 import { searchRoutes } from './search/search.routes.js';
@@ -24,6 +25,7 @@ import type { Database } from './db/schema.js';
 import { contactRoutes } from './contact/contact.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerWebApp } from './http/web-app.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { localUploadsDir } from './storage/local-storage.js';
@@ -71,7 +73,7 @@ export async function buildApp(options: BuildAppOptions) {
   const auth = createAuth({ config, db: database.db, mailer });
   const storage = options.storage ?? createImageStorage(config);
   const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage };
-  deps.authGuards = createAuthGuards(database.db);
+  deps.authGuards = createAuthGuards({ db: database.db, config });
 
   await registerSecurityHeaders(app, config);
   await app.register(fastifyCompress, { threshold: 1024 });
@@ -83,10 +85,12 @@ export async function buildApp(options: BuildAppOptions) {
     transform: jsonSchemaTransform,
   });
   registerErrorHandler(app);
+  registerSameOriginCheck(app, config.publicUrl);
 
   await app.register(healthRoutes, deps);
   await app.register(contactRoutes, deps);
   await app.register(authRoutes, deps);
+  await app.register(accountRoutes, deps);
   await app.register(blogRoutes, deps);
   await app.register(voteRoutes, deps);
   await app.register(searchRoutes, deps);

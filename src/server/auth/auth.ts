@@ -2,15 +2,76 @@ import { betterAuth } from 'better-auth';
 import { emailOTP, magicLink } from 'better-auth/plugins';
 import type { Kysely } from 'kysely';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/constants.js';
-import type { Config } from '../config.js';
+import { ConfigError, type Config, type SocialProvider } from '../config.js';
 import type { Database } from '../db/schema.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
 
 /** The header our Fastify adapter sets to the client address Fastify trusts (see auth.routes.ts). */
 export const CLIENT_IP_HEADER = 'x-blog-client-ip';
 /** Links and codes expire within 10 minutes. */
 export const TOKEN_TTL_SECONDS = 10 * 60;
+/** Wrong guesses a one-time code allows before it is locked. */
+export const OTP_ALLOWED_ATTEMPTS = 3;
+
+/**
+ * Per-IP limits of Better Auth's own limiter (counters in the `rateLimit` table). The first
+ * matching key wins, so specific paths come before the wildcards that would also match them.
+ */
+export const AUTH_IP_RATE_LIMITS: Record<string, { window: number; max: number }> = {
+  '/sign-in/magic-link': { window: 60, max: 5 },
+  '/sign-in/email-otp': { window: 60, max: 10 },
+  '/sign-in/*': { window: 60, max: 10 },
+  '/sign-up/*': { window: 60, max: 5 },
+  '/request-password-reset': { window: 60, max: 5 },
+  '/reset-password': { window: 60, max: 10 },
+  '/change-password': { window: 60, max: 5 },
+  '/email-otp/send-verification-otp': { window: 60, max: 5 },
+  '/email-otp/*': { window: 60, max: 10 },
+  '/magic-link/*': { window: 60, max: 10 },
+  '/verify-email': { window: 60, max: 10 },
+};
+
+/**
+ * The spec's provider names that Better Auth ships a provider for, under its own id.
+ * Keycloak needs an issuer URL and Bitbucket and WorkOS have no built-in provider, so they are
+ * refused at start-up rather than shown as a button that cannot work.
+ */
+const BETTER_AUTH_PROVIDER_IDS: Partial<Record<SocialProvider, string>> = {
+  google: 'google',
+  facebook: 'facebook',
+  twitter: 'twitter',
+  apple: 'apple',
+  github: 'github',
+  gitlab: 'gitlab',
+  discord: 'discord',
+  azure: 'microsoft',
+  linkedin: 'linkedin',
+  notion: 'notion',
+  slack: 'slack',
+  spotify: 'spotify',
+  twitch: 'twitch',
+  kakao: 'kakao',
+};
+
+export interface SocialProviderButton {
+  /** The id Better Auth's `signIn.social` takes. */
+  id: string;
+  /** The spec's name of the provider. */
+  name: SocialProvider;
+}
+
+/** The configured social providers, in the spec's order, as the sign-in form offers them. */
+export function configuredSocialProviders(config: Config): SocialProviderButton[] {
+  return Object.keys(config.socialProviders).map((name) => {
+    const id = BETTER_AUTH_PROVIDER_IDS[name as SocialProvider];
+    if (!id) {
+      const prefix = name.toUpperCase();
+      throw new ConfigError(`Invalid configuration: ${prefix}_CLIENT_ID is set, but sign-in with ${name} is not supported; unset ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`);
+    }
+    return { id, name: name as SocialProvider };
+  });
+}
 
 export interface AuthDeps {
   config: Config;
@@ -20,6 +81,14 @@ export interface AuthDeps {
 
 export function createAuth({ config, db, mailer }: AuthDeps) {
   const secure = config.publicUrl.startsWith('https://');
+  const socialProviders = Object.fromEntries(
+    configuredSocialProviders(config).map(({ id, name }) => [id, config.socialProviders[name]!]),
+  );
+  const link = (view: string, token: string) => `${config.publicUrl}/auth?view=${view}&token=${encodeURIComponent(token)}`;
+  // Returned, not awaited by us: Better Auth hands it to `backgroundTasks`, so a request for a
+  // registered address answers as fast as one for an unknown address (no timing oracle).
+  const send = (message: MailMessage) => mailer.send(message);
+
   return betterAuth({
     appName: 'Blogging Site',
     baseURL: config.publicUrl,
@@ -28,6 +97,7 @@ export function createAuth({ config, db, mailer }: AuthDeps) {
     database: { db, type: 'postgres' },
     trustedOrigins: [config.publicUrl],
     telemetry: { enabled: false },
+    logger: { disabled: config.logLevel === 'silent', level: 'error' },
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: config.requireEmailVerification,
@@ -37,75 +107,76 @@ export function createAuth({ config, db, mailer }: AuthDeps) {
       resetPasswordTokenExpiresIn: TOKEN_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
       password: { hash: hashPassword, verify: verifyPassword },
-      sendResetPassword: async ({ user, token }) => {
-        const url = `${config.publicUrl}/auth?view=update_password&token=${encodeURIComponent(token)}`;
-        await mailer.send({
+      sendResetPassword: ({ user, token }) =>
+        send({
           to: user.email,
           subject: 'Reset your password',
-          text: `Someone asked to reset the password of your account.\n\nOpen this link to choose a new password (it works once, for 10 minutes):\n${url}\n\nIf it was not you, ignore this e-mail.\n`,
-        });
-      },
+          text: `Someone asked to reset the password of your account.\n\nOpen this link and choose a new password on the page (it works once, for 10 minutes):\n${link('update_password', token)}\n\nIf it was not you, ignore this e-mail.\n`,
+        }),
+      // Sign-up answers the same for a registered address; its owner learns of the attempt here.
+      onExistingUserSignUp: ({ user }) =>
+        send({
+          to: user.email,
+          subject: 'You already have an account',
+          text: `Someone tried to sign up with this e-mail address, but it already has an account.\n\nSign in here: ${config.publicUrl}/auth\nForgot your password? Ask for a reset link here: ${config.publicUrl}/auth?view=forgotten_password\n\nIf it was not you, ignore this e-mail.\n`,
+        }),
     },
     emailVerification: {
       sendOnSignUp: config.requireEmailVerification,
+      sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: TOKEN_TTL_SECONDS,
-      sendVerificationEmail: async ({ user, token }) => {
-        const url = `${config.publicUrl}/auth?view=confirm_email&token=${encodeURIComponent(token)}`;
-        await mailer.send({
+      sendVerificationEmail: ({ user, token }) =>
+        send({
           to: user.email,
           subject: 'Confirm your e-mail address',
-          text: `Welcome! Confirm your e-mail address to finish signing up.\n\nOpen this link and press the button on the page (it works once, for 10 minutes):\n${url}\n`,
-        });
-      },
+          text: `Welcome! Confirm your e-mail address to finish signing up.\n\nOpen this link and press the button on the page (it works for 10 minutes):\n${link('confirm_email', token)}\n`,
+        }),
     },
     plugins: [
       magicLink({
         expiresIn: TOKEN_TTL_SECONDS,
         storeToken: 'hashed',
-        sendMagicLink: async ({ email, token }) => {
-          const url = `${config.publicUrl}/auth?view=magic_link_confirm&token=${encodeURIComponent(token)}`;
-          await mailer.send({
+        sendMagicLink: async ({ email, token }, ctx) => {
+          const sending = send({
             to: email,
             subject: 'Your sign-in link',
-            text: `Open this link and press the button on the page to sign in (it works once, for 10 minutes):\n${url}\n\nIf you did not ask for it, ignore this e-mail.\n`,
+            text: `Open this link and press the button on the page to sign in (it works once, for 10 minutes):\n${link('magic_link_confirm', token)}\n\nIf you did not ask for it, ignore this e-mail.\n`,
           });
+          await (ctx ? ctx.context.runInBackgroundOrAwait(sending) : sending);
         },
       }),
       emailOTP({
         expiresIn: TOKEN_TTL_SECONDS,
-        allowedAttempts: 3,
+        allowedAttempts: OTP_ALLOWED_ATTEMPTS,
         storeOTP: 'hashed',
-        sendVerificationOTP: async ({ email, otp }) => {
-          await mailer.send({
+        sendVerificationOTP: ({ email, otp }) =>
+          send({
             to: email,
             subject: 'Your sign-in code',
             text: `Your one-time sign-in code is ${otp}\n\nIt works once, for 10 minutes. If you did not ask for it, ignore this e-mail.\n`,
-          });
-        },
+          }),
       }),
     ],
-    socialProviders: config.socialProviders,
-    user: { deleteUser: { enabled: true } },
+    socialProviders,
     rateLimit: {
+      // Better Auth turns its limiter off outside production; ours is on in every mode.
       enabled: true,
       storage: 'database',
       window: 60,
       max: 100,
-      customRules: {
-        '/sign-in/*': { window: 60, max: 10 },
-        '/sign-up/*': { window: 60, max: 5 },
-        '/request-password-reset': { window: 60, max: 5 },
-        '/reset-password': { window: 60, max: 10 },
-        '/email-otp/*': { window: 60, max: 10 },
-        '/sign-in/magic-link': { window: 60, max: 5 },
-        '/magic-link/*': { window: 60, max: 10 },
-      },
+      customRules: AUTH_IP_RATE_LIMITS,
     },
     advanced: {
       useSecureCookies: secure,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 64 },
+      // Better Auth skips its Origin check when NODE_ENV is test; tests must see the real thing.
+      disableOriginCheck: false,
+      backgroundTasks: {
+        // Better Auth has already attached a catch that logs a failed send.
+        handler: (task) => void task,
+      },
     },
   });
 }

@@ -8,32 +8,46 @@ export interface SessionUser {
   email: string;
 }
 
+export interface SessionInfo {
+  user: SessionUser;
+  session: { id: string; createdAt: Date };
+}
+
 export interface Sessions {
   /** The signed-in user, or null. */
   optionalUser(request: FastifyRequest): Promise<SessionUser | null>;
   /** The signed-in user; 401 otherwise. */
   requireUser(request: FastifyRequest): Promise<SessionUser>;
+  /** The signed-in user and their session (for checks on how fresh it is); 401 otherwise. */
+  requireSession(request: FastifyRequest): Promise<SessionInfo>;
 }
 
 /** The one way the server reads the session: Better Auth's cookie, checked against the database. */
 export function createSessions(auth: Auth): Sessions {
-  const cache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
-  const optionalUser = (request: FastifyRequest) => {
+  const cache = new WeakMap<FastifyRequest, Promise<SessionInfo | null>>();
+  const read = (request: FastifyRequest) => {
     let pending = cache.get(request);
     if (!pending) {
-      pending = auth.api
-        .getSession({ headers: fromNodeHeaders(request.headers) })
-        .then((result) => (result ? { id: result.user.id, email: result.user.email } : null));
+      pending = auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).then((result) =>
+        result
+          ? {
+              user: { id: result.user.id, email: result.user.email },
+              session: { id: result.session.id, createdAt: new Date(result.session.createdAt) },
+            }
+          : null,
+      );
       cache.set(request, pending);
     }
     return pending;
   };
+  const requireSession = async (request: FastifyRequest) => {
+    const info = await read(request);
+    if (!info) throw unauthorized();
+    return info;
+  };
   return {
-    optionalUser,
-    async requireUser(request) {
-      const user = await optionalUser(request);
-      if (!user) throw unauthorized();
-      return user;
-    },
+    optionalUser: async (request) => (await read(request))?.user ?? null,
+    requireUser: async (request) => (await requireSession(request)).user,
+    requireSession,
   };
 }

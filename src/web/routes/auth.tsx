@@ -1,5 +1,28 @@
-import { PlaceholderPage } from './placeholder';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { LoadingPage } from '../components/loading-page';
+import { AuthForm } from '../features/auth/components/auth-form';
+import { AuthWelcome } from '../features/auth/components/auth-welcome';
+import { EmailLinkPage, LINK_VIEWS } from '../features/auth/components/email-link-views';
+import { useSession } from '../lib/auth-client';
 
+/**
+ * /auth: the e-mailed links' pages (whoever is signed in), else the welcome screen for a
+ * signed-in user, else the sign-in form.
+ */
 export function AuthPage() {
-  return <PlaceholderPage title="Login or Register" />;
+  const [params] = useSearchParams();
+  const { data: session, isPending } = useSession();
+  // Better Auth marks a signed-out session pending again at every refetch (a sign-up, a failed
+  // sign-in); the spinner is for the first load only, so the form and what was typed stay.
+  const [loadedOnce, setLoadedOnce] = useState(!isPending);
+  if (!isPending && !loadedOnce) setLoadedOnce(true);
+  const requested = params.get('view');
+  const token = params.get('token');
+  const linkView = LINK_VIEWS.find((view) => view === requested);
+
+  if (linkView && token) return <EmailLinkPage view={linkView} token={token} />;
+  if (isPending && !loadedOnce) return <LoadingPage />;
+  if (session) return <AuthWelcome email={session.user.email} />;
+  return <AuthForm />;
 }

@@ -1,5 +1,53 @@
-import { PlaceholderPage } from './placeholder';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { RequireSession, type SignedInUser } from '../components/require-session';
+import { useAccount } from '../features/auth/api/get-account';
+import { ChangePasswordForm } from '../features/auth/components/change-password-form';
+import { DeleteAccountSection } from '../features/auth/components/delete-account-card';
+import { ErrorNotice } from '../features/auth/components/form-notices';
+import { SetPasswordNote } from '../features/auth/components/set-password-note';
+import { LoadingPage } from '../components/loading-page';
+import { errorMessage } from '../lib/api-client';
 
 export function SettingsPage() {
-  return <PlaceholderPage title="Settings" />;
+  return <RequireSession what="change your settings">{(user) => <Settings user={user} />}</RequireSession>;
+}
+
+function Settings({ user }: { user: SignedInUser }) {
+  const account = useAccount(user.id);
+  return (
+    <div className="mx-auto" style={{ maxWidth: 640 }}>
+      <h1 className="h3 mb-4">Settings</h1>
+      <Card className="mb-4">
+        <Card.Body>
+          <Form.Group controlId="account-email">
+            <Form.Label>Email</Form.Label>
+            <Form.Control type="email" value={user.email} readOnly />
+          </Form.Group>
+        </Card.Body>
+      </Card>
+      {account.isPending ? (
+        <LoadingPage />
+      ) : account.isError ? (
+        <ErrorNotice message={errorMessage(account.error)} />
+      ) : (
+        <>
+          <Card className="mb-4">
+            <Card.Body>
+              <h2 id="change-password-heading" className="h5 mb-3">
+                Change Password
+              </h2>
+              {account.data.hasPassword ? <ChangePasswordForm /> : <SetPasswordNote email={user.email} />}
+            </Card.Body>
+          </Card>
+          <Card border="danger">
+            <Card.Body>
+              <h2 className="h5 mb-3">Delete Account</h2>
+              <DeleteAccountSection userId={user.id} hasPassword={account.data.hasPassword} />
+            </Card.Body>
+          </Card>
+        </>
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,33 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** The password hash of the user's e-mail-and-password login, or null when they have none. */
+export async function findPasswordHash(db: Kysely<Database>, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('account')
+    .select('password')
+    .where('userId', '=', userId)
+    .where('providerId', '=', 'credential')
+    .executeTakeFirst();
+  return row?.password ?? null;
+}
+
+/**
+ * Deletes the user; foreign keys cascade to their sessions, logins, blogs and votes, and the
+ * votes trigger takes their votes off other people's blogs. Returns the image keys of the
+ * deleted blogs, for the caller to remove from storage once the transaction has committed.
+ * The user row is locked first, so a blog being inserted at the same moment either lands
+ * before (and its image is listed) or fails on the missing user.
+ */
+export async function deleteUserAndContent(trx: Transaction<Database>, userId: string): Promise<{ deleted: boolean; imageKeys: string[] }> {
+  const user = await trx.selectFrom('user').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  if (!user) return { deleted: false, imageKeys: [] };
+  const images = await trx
+    .selectFrom('blogs')
+    .select('image_key')
+    .where('user_id', '=', userId)
+    .where('image_key', 'is not', null)
+    .execute();
+  await trx.deleteFrom('user').where('id', '=', userId).execute();
+  return { deleted: true, imageKeys: images.map((row) => row.image_key!).filter(Boolean) };
+}

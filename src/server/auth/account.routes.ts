@@ -1,0 +1,76 @@
+import { fromNodeHeaders } from 'better-auth/node';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { accountSchema, authProvidersSchema, deleteAccountSchema } from '../../shared/account-schema.js';
+import type { AppDeps } from '../app.js';
+import { clientKey, enforceRateLimit } from '../rate-limit/rate-limit.js';
+import { deleteAccount, getAccount } from './account.service.js';
+import { assertSameOrigin } from './auth-guards.js';
+import { configuredSocialProviders } from './auth.js';
+
+export const DELETE_ACCOUNT_RATE_LIMITS = {
+  perUser: { max: 5, windowSeconds: 15 * 60 },
+  perClient: { max: 10, windowSeconds: 15 * 60 },
+};
+const TOO_MANY_DELETES = 'Too many attempts to delete this account. Please wait 15 minutes and try again.';
+
+const errorBody = z.object({ error: z.string(), message: z.string() });
+
+/** The account screens' own API, beside Better Auth's endpoints at /api/auth/*. */
+export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const ownOrigin = new URL(deps.config.publicUrl).origin;
+  const providers = configuredSocialProviders(deps.config);
+
+  app.get(
+    '/api/auth-providers',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'The social sign-in providers this site is configured with, and whether e-mail addresses need confirming',
+        response: { 200: authProvidersSchema },
+      },
+    },
+    async () => ({ providers, emailVerificationRequired: deps.config.requireEmailVerification }),
+  );
+
+  app.get(
+    '/api/account',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'The signed-in account',
+        response: { 200: accountSchema, 401: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      void reply.header('cache-control', 'private, no-store');
+      return getAccount(deps, user);
+    },
+  );
+
+  app.delete(
+    '/api/account',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Delete the signed-in account with all its blogs, votes, images and sessions',
+        description: 'Needs the password, or (for accounts without one) a session started in the last 15 minutes.',
+        body: deleteAccountSchema.optional(),
+        response: { 204: z.null(), 400: errorBody, 401: errorBody, 403: errorBody, 429: errorBody },
+      },
+    },
+    async (request, reply) => {
+      assertSameOrigin(request, ownOrigin);
+      const current = await deps.sessions.requireSession(request);
+      await enforceRateLimit(deps.db, `account-delete:client:${clientKey(request.ip)}`, DELETE_ACCOUNT_RATE_LIMITS.perClient, TOO_MANY_DELETES);
+      await enforceRateLimit(deps.db, `account-delete:user:${current.user.id}`, DELETE_ACCOUNT_RATE_LIMITS.perUser, TOO_MANY_DELETES);
+      await deleteAccount({ db: deps.db, storage: deps.storage, log: request.log }, current, request.body ?? {});
+
+      // The session is gone with the user; this only expires the browser's cookies.
+      const signedOut = await deps.auth.api.signOut({ headers: fromNodeHeaders(request.headers), returnHeaders: true });
+      void reply.header('set-cookie', signedOut.headers.getSetCookie());
+      return reply.status(204).send(null);
+    },
+  );
+};

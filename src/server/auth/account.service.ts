@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { FRESH_SESSION_MINUTES, type Account, type DeleteAccountInput } from '../../shared/account-schema.js';
+import type { Database } from '../db/schema.js';
+import { AppError, badRequest, notFound } from '../errors.js';
+import type { ImageStorage } from '../storage/storage.js';
+import { deleteUserAndContent, findPasswordHash } from './account.repository.js';
+import { verifyPassword } from './password-hashing.js';
+import type { SessionInfo, SessionUser } from './session.js';
+
+export interface AccountDeps {
+  db: Kysely<Database>;
+  storage: ImageStorage;
+  log: FastifyBaseLogger;
+}
+
+export async function getAccount(deps: Pick<AccountDeps, 'db'>, user: SessionUser): Promise<Account> {
+  return { email: user.email, hasPassword: (await findPasswordHash(deps.db, user.id)) !== null };
+}
+
+/**
+ * Deletes the account with everything in it, in one transaction; the image files follow once it
+ * has committed (a file left behind by a failed delete is only logged: the data is gone either way).
+ * Proof it is the owner: the password, or, for an account without one, a session from the last minutes.
+ */
+export async function deleteAccount(deps: AccountDeps, current: SessionInfo, input: DeleteAccountInput): Promise<void> {
+  await assertOwnerIsPresent(deps, current, input);
+  const { deleted, imageKeys } = await deps.db.transaction().execute((trx) => deleteUserAndContent(trx, current.user.id));
+  if (!deleted) throw notFound('This account does not exist any more.');
+  for (const key of imageKeys) {
+    try {
+      await deps.storage.delete(key);
+    } catch (err) {
+      deps.log.error({ err, key }, 'account deleted, but an image could not be removed from storage');
+    }
+  }
+}
+
+async function assertOwnerIsPresent(deps: AccountDeps, current: SessionInfo, input: DeleteAccountInput): Promise<void> {
+  const hash = await findPasswordHash(deps.db, current.user.id);
+  if (hash !== null) {
+    if (!input.password) throw badRequest('Enter your password to delete your account.', 'PASSWORD_REQUIRED');
+    if (!(await verifyPassword({ hash, password: input.password }))) throw badRequest('Invalid password', 'INVALID_PASSWORD');
+    return;
+  }
+  const ageMs = Date.now() - current.session.createdAt.getTime();
+  if (ageMs > FRESH_SESSION_MINUTES * 60_000) {
+    throw new AppError(
+      403,
+      'SESSION_NOT_FRESH',
+      `For your safety, sign in again with a magic link or a code, then delete your account within ${FRESH_SESSION_MINUTES} minutes.`,
+    );
+  }
+}

@@ -1,0 +1,116 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../config.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { authHeaders, randomIp, uniqueEmail } from '../testing/test-users.js';
+import { createMailer, extractLinks } from './mailer.js';
+
+/** A real SMTP server on 127.0.0.1 that keeps what it receives. */
+async function startSmtpServer() {
+  const received: Array<{ envelopeTo: string[]; mail: ParsedMail }> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream).then(
+        (mail) => {
+          received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), mail });
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('mail through SMTP', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let t: TestApp;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Blog <no-reply@blog.example>' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  it('delivers the magic-link e-mail to a real SMTP server, with a link to our page', async () => {
+    const email = uniqueEmail('smtp');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/magic-link',
+      headers: authHeaders,
+      remoteAddress: randomIp(),
+      payload: JSON.stringify({ email }),
+    });
+    expect(response.statusCode).toBe(200);
+    await vi.waitFor(() => expect(smtp.received.length).toBe(1), { timeout: 5_000 });
+
+    const { envelopeTo, mail } = smtp.received[0]!;
+    expect(envelopeTo).toEqual([email]);
+    expect(mail.subject).toBe('Your sign-in link');
+    expect(mail.from?.text).toContain('no-reply@blog.example');
+    const link = new URL(extractLinks(mail.text ?? '')[0]!);
+    expect(link.origin + link.pathname).toBe(`${t.config.publicUrl}/auth`);
+    expect(link.searchParams.get('view')).toBe('magic_link_confirm');
+    expect(link.searchParams.get('token')).toMatch(/^[A-Za-z]{32}$/);
+    // With SMTP configured, nothing lands in the outbox folder.
+    expect(await t.outbox()).toEqual([]);
+  });
+});
+
+describe('the outbox (no SMTP_URL)', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mail-test-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('writes each message as an RFC 5322 .eml file with CRLF line ends, readable by the owner only, and logs its links', async () => {
+    const config = loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(32), MAIL_FROM: 'Blog <no-reply@blog.example>' });
+    const info = vi.fn();
+    const logger = { info } as unknown as FastifyBaseLogger;
+    const mailer = createMailer(config, logger);
+    await mailer.send({
+      to: 'reader@example.com',
+      subject: 'Your sign-in link',
+      text: 'Open this:\nhttp://localhost:3000/auth?view=magic_link_confirm&token=abc\nThanks\n',
+    });
+    mailer.close();
+
+    const folder = path.join(dataDir, 'mail');
+    const files = readdirSync(folder);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\d{4}-\d\d-\d\dT.*\.eml$/);
+    const file = path.join(folder, files[0]!);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const raw = readFileSync(file, 'latin1');
+    const [head] = raw.split('\r\n\r\n');
+    expect(raw.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(head).toMatch(/^From: Blog <no-reply@blog\.example>$/m);
+    expect(head).toMatch(/^To: reader@example\.com\r?$/m);
+    expect(head).toMatch(/^Subject: Your sign-in link\r?$/m);
+    expect(head).toMatch(/^Date: /m);
+    expect(head).toMatch(/^Message-ID: </im);
+
+    const parsed = await simpleParser(readFileSync(file));
+    expect(parsed.text).toContain('http://localhost:3000/auth?view=magic_link_confirm&token=abc');
+    expect(info).toHaveBeenCalledWith(
+      expect.objectContaining({
+        to: 'reader@example.com',
+        file: files[0],
+        links: ['http://localhost:3000/auth?view=magic_link_confirm&token=abc'],
+      }),
+      'mail written to outbox',
+    );
+  });
+});

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './constants.js';
+import { messages } from './messages.js';
+
+const passwordTooLong = `Password must be at most ${MAX_PASSWORD_LENGTH} characters`;
+
+/** A new password: the spec's minimum, and an upper bound so hashing stays cheap. */
+export const newPasswordSchema = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, messages.passwordTooShort)
+  .max(MAX_PASSWORD_LENGTH, passwordTooLong);
+
+/** New Password and Confirm Password, as the settings and update-password forms take them. */
+export const newPasswordPairSchema = z
+  .object({
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string(),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: messages.passwordsDoNotMatch,
+    path: ['confirmPassword'],
+  });
+
+/** The settings form: the current password too (DESIGN.md: a change asks for it). */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string().min(1, 'Enter your current password').max(MAX_PASSWORD_LENGTH, passwordTooLong),
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string(),
+    revokeOtherSessions: z.boolean().default(false),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: messages.passwordsDoNotMatch,
+    path: ['confirmPassword'],
+  });
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+/** `DELETE /api/account`: the password, for accounts that have one. */
+export const deleteAccountSchema = z.object({
+  password: z.string().max(MAX_PASSWORD_LENGTH, passwordTooLong).optional(),
+});
+export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
+
+/** `GET /api/account`. */
+export const accountSchema = z.object({
+  email: z.string(),
+  /** False for accounts made by a magic link or a code, until a password is set by reset. */
+  hasPassword: z.boolean(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+/** `GET /api/auth-providers`: what the sign-in form offers. */
+export const authProvidersSchema = z.object({
+  providers: z.array(z.object({ id: z.string(), name: z.string() })),
+  emailVerificationRequired: z.boolean(),
+});
+export type AuthProviders = z.infer<typeof authProvidersSchema>;
+
+/** How recent a session must be to delete an account that has no password. */
+export const FRESH_SESSION_MINUTES = 15;

@@ -1,0 +1,67 @@
+import { useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { changePasswordSchema } from '../../../../shared/account-schema';
+import { messages } from '../../../../shared/messages';
+import { useDialog } from '../../../components/message-dialog';
+import { useChangePassword } from '../api/change-password';
+import { authErrorMessage } from '../auth-texts';
+import { PasswordField } from './auth-fields';
+import { ErrorNotice } from './form-notices';
+
+type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
+
+export function ChangePasswordForm() {
+  const [values, setValues] = useState({ currentPassword: '', newPassword: '', confirmPassword: '' });
+  const [revokeOtherSessions, setRevokeOtherSessions] = useState(true);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const change = useChangePassword();
+  const showDialog = useDialog();
+  const set = (field: Field) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setServerError(null);
+    const parsed = changePasswordSchema.safeParse({ ...values, revokeOtherSessions });
+    if (!parsed.success) {
+      const next: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    try {
+      await change.mutateAsync(parsed.data);
+    } catch (err) {
+      // DESIGN.md: a failed change shows its error, and no success popup.
+      setServerError(authErrorMessage(err));
+      return;
+    }
+    setValues({ currentPassword: '', newPassword: '', confirmPassword: '' });
+    await showDialog({
+      title: 'Password Changed',
+      message: revokeOtherSessions ? `${messages.passwordUpdated}. You are signed out on your other devices.` : messages.passwordUpdated,
+    });
+  };
+
+  return (
+    <Form noValidate onSubmit={(event) => void submit(event)} aria-labelledby="change-password-heading">
+      <PasswordField id="current-password" label="Current Password" value={values.currentPassword} onChange={set('currentPassword')} invalid={errors.currentPassword} autoComplete="current-password" />
+      <PasswordField id="new-password" label="New Password" value={values.newPassword} onChange={set('newPassword')} invalid={errors.newPassword} autoComplete="new-password" />
+      <PasswordField id="confirm-password" label="Confirm Password" value={values.confirmPassword} onChange={set('confirmPassword')} invalid={errors.confirmPassword} autoComplete="new-password" />
+      <Form.Check
+        className="mb-3"
+        id="revoke-other-sessions"
+        type="checkbox"
+        label="Sign out on my other devices"
+        checked={revokeOtherSessions}
+        onChange={(event) => setRevokeOtherSessions(event.target.checked)}
+      />
+      <Button type="submit" disabled={change.isPending}>
+        {change.isPending ? messages.loading : 'Change Password'}
+      </Button>
+      <ErrorNotice message={serverError} />
+    </Form>
+  );
+}

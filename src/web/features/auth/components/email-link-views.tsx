@@ -1,0 +1,139 @@
+import { useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { Link, useNavigate } from 'react-router';
+import { newPasswordPairSchema } from '../../../../shared/account-schema';
+import { messages } from '../../../../shared/messages';
+import { authCall, authClient, refreshSession } from '../../../lib/auth-client';
+import { authTexts } from '../auth-texts';
+import { useAuthAction } from '../use-auth-action';
+import { PasswordField } from './auth-fields';
+import { ErrorNotice } from './form-notices';
+
+/*
+ * The e-mailed links open these pages, and only their button spends the token: a mail scanner
+ * that opens every link in a message signs nobody in and uses nothing up.
+ */
+
+export const LINK_VIEWS = ['confirm_email', 'magic_link_confirm', 'update_password'] as const;
+export type LinkView = (typeof LINK_VIEWS)[number];
+
+export function EmailLinkPage({ view, token }: { view: LinkView; token: string }) {
+  return (
+    <div className="mx-auto" style={{ maxWidth: 440 }}>
+      {view === 'confirm_email' && <ConfirmEmail token={token} />}
+      {view === 'magic_link_confirm' && <MagicLinkConfirm token={token} />}
+      {view === 'update_password' && <UpdatePassword token={token} />}
+    </div>
+  );
+}
+
+function ConfirmEmail({ token }: { token: string }) {
+  const action = useAuthAction();
+  const navigate = useNavigate();
+  const confirm = async () => {
+    const result = await action.run(() => authCall(authClient.verifyEmail({ query: { token } })));
+    if (!result) return;
+    // Signed in by the confirmation: the page shows the welcome screen; else (confirmed before) the sign-in form.
+    void navigate('/auth?view=sign_in', { replace: true, state: { notice: 'Your email address is confirmed.' } });
+  };
+  return (
+    <section aria-labelledby="link-heading">
+      <h1 id="link-heading" className="h3 mb-3">Confirm your email address</h1>
+      <p>Press the button to confirm your email address and sign in.</p>
+      <Button className="w-100" onClick={() => void confirm()} disabled={action.pending}>
+        {action.pending ? messages.loading : 'Confirm my email address'}
+      </Button>
+      <ErrorNotice message={action.error} />
+    </section>
+  );
+}
+
+function MagicLinkConfirm({ token }: { token: string }) {
+  const action = useAuthAction();
+  const navigate = useNavigate();
+  const signIn = async () => {
+    const result = await action.run(async () => {
+      const data: unknown = await authCall(authClient.magicLink.verify({ query: { token } }));
+      // A spent or expired link answers with a redirect to an error page, not with a user.
+      if (!data || typeof data !== 'object' || !('user' in data)) throw Object.assign(new Error('invalid'), { code: 'INVALID_TOKEN' });
+      return data;
+    });
+    if (!result) return;
+    refreshSession();
+    void navigate('/auth', { replace: true });
+  };
+  return (
+    <section aria-labelledby="link-heading">
+      <h1 id="link-heading" className="h3 mb-3">Sign in with your magic link</h1>
+      <p>Press the button to sign in. The link works once.</p>
+      <Button className="w-100" onClick={() => void signIn()} disabled={action.pending}>
+        {action.pending ? authTexts.signIn.loading : authTexts.signIn.button}
+      </Button>
+      <ErrorNotice message={action.error} />
+      {action.error && (
+        <p className="mt-3 text-center">
+          <Link to="/auth?view=magic_link">{authTexts.magicLink.link}</Link>
+        </p>
+      )}
+    </section>
+  );
+}
+
+function UpdatePassword({ token }: { token: string }) {
+  const action = useAuthAction();
+  const navigate = useNavigate();
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [errors, setErrors] = useState<{ newPassword?: string; confirmPassword?: string }>({});
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = newPasswordPairSchema.safeParse({ newPassword, confirmPassword });
+    if (!parsed.success) {
+      const next: typeof errors = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as keyof typeof errors] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    const result = await action.run(() => authCall(authClient.resetPassword({ newPassword, token })));
+    if (!result) return;
+    // The reset ended every session of the account, this browser's too.
+    refreshSession();
+    void navigate('/auth?view=sign_in', { replace: true, state: { notice: messages.passwordUpdated } });
+  };
+
+  return (
+    <section aria-labelledby="link-heading">
+      <h1 id="link-heading" className="h3 mb-3">Choose a new password</h1>
+      <Form noValidate onSubmit={(event) => void submit(event)} aria-labelledby="link-heading">
+        <PasswordField
+          id="update-password-new"
+          label={authTexts.updatePassword.newPasswordLabel}
+          value={newPassword}
+          onChange={setNewPassword}
+          invalid={errors.newPassword}
+          autoComplete="new-password"
+        />
+        <PasswordField
+          id="update-password-confirm"
+          label={authTexts.updatePassword.confirmPasswordLabel}
+          value={confirmPassword}
+          onChange={setConfirmPassword}
+          invalid={errors.confirmPassword}
+          autoComplete="new-password"
+        />
+        <Button type="submit" className="w-100" disabled={action.pending}>
+          {action.pending ? authTexts.updatePassword.loading : authTexts.updatePassword.button}
+        </Button>
+        <ErrorNotice message={action.error} />
+        {action.error && (
+          <p className="mt-3 text-center">
+            <Link to="/auth?view=forgotten_password">{authTexts.forgottenPassword.link}</Link>
+          </p>
+        )}
+      </Form>
+    </section>
+  );
+}
