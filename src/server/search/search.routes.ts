@@ -1,5 +1,24 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { searchPageSchema, searchQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app.js';
+import { searchBlogs } from './search.service.js';
 
-// Not yet written: the feature's routes land here.
-export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async () => {};
+export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/api/search',
+    {
+      schema: {
+        tags: ['search'],
+        summary: 'Search blogs by title (full-text, any of the words), best matches first, 5 per page',
+        querystring: searchQuerySchema,
+        response: { 200: searchPageSchema },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await deps.sessions.optionalUser(request);
+      // Each blog carries the caller's own vote: no shared cache may keep one caller's answer.
+      void reply.header('cache-control', 'private, no-cache');
+      return searchBlogs(deps, { ...request.query, viewerId: viewer?.id ?? null });
+    },
+  );
+};

@@ -1,5 +1,35 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { blogIdSchema, voteInputSchema, voteResultSchema } from '../../shared/blog-schema.js';
+import { messages } from '../../shared/messages.js';
 import type { AppDeps } from '../app.js';
+import { notFound } from '../errors.js';
+import { castVote } from './votes.service.js';
 
-// Not yet written: the feature's routes land here.
-export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async () => {};
+const errorSchema = z.object({ error: z.string(), message: z.string() });
+
+export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.put(
+    '/api/blogs/:id/vote',
+    {
+      schema: {
+        tags: ['votes'],
+        summary: "Vote a blog up or down; voting the other way moves the user's vote",
+        params: z.object({ id: z.string() }),
+        body: voteInputSchema,
+        response: { 200: voteResultSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema },
+      },
+      // Signed-out callers get 401 before anything about the request itself is judged.
+      preValidation: async (request) => {
+        await deps.sessions.requireUser(request);
+      },
+    },
+    async (request) => {
+      const user = await deps.sessions.requireUser(request);
+      // A malformed id names no blog: the same 404 as an unknown one.
+      const blogId = blogIdSchema.safeParse(request.params.id);
+      if (!blogId.success) throw notFound(messages.blogDoesNotExist);
+      return castVote(deps.db, { blogId: blogId.data, userId: user.id, direction: request.body.direction });
+    },
+  );
+};

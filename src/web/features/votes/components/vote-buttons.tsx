@@ -1,11 +1,54 @@
-import type { Blog } from '../../../../shared/blog-schema';
+import Button from 'react-bootstrap/Button';
+import type { Blog, VoteDirection } from '../../../../shared/blog-schema';
+import { messages } from '../../../../shared/messages';
+import { useDialog } from '../../../components/message-dialog';
+import { errorMessage } from '../../../lib/api-client';
+import { useSession } from '../../../lib/auth-client';
+import { useCastVote } from '../api/cast-vote';
 
-/** The blog's vote counts; the vote buttons arrive with the votes feature. */
+/**
+ * The blog's counts for everyone; Upvote and Downvote buttons for signed-in users, pressed on
+ * the way they voted. A refused vote ('You have already upvoted this blog') or any other failure
+ * shows in the app's dialog.
+ */
 export function VoteButtons({ blog }: { blog: Blog }) {
+  const { data: session } = useSession();
+  const castVote = useCastVote();
+  const showDialog = useDialog();
+
+  const vote = (direction: VoteDirection) => {
+    castVote.mutate(
+      { blogId: blog.id, direction },
+      { onError: (error) => void showDialog({ title: messages.errorTitle, message: errorMessage(error) }) },
+    );
+  };
+
   return (
-    <div className="d-flex gap-3">
-      <span>Upvote Count: {blog.upvotes}</span>
-      <span>Downvote Count: {blog.downvotes}</span>
+    <div className="d-flex flex-wrap align-items-center gap-3">
+      {session && (
+        <div className="d-flex gap-2" role="group" aria-label="Vote on this blog">
+          <Button
+            variant={blog.myVote === 'up' ? 'success' : 'outline-success'}
+            aria-pressed={blog.myVote === 'up'}
+            disabled={castVote.isPending}
+            onClick={() => vote('up')}
+          >
+            Upvote
+          </Button>
+          <Button
+            variant={blog.myVote === 'down' ? 'danger' : 'outline-danger'}
+            aria-pressed={blog.myVote === 'down'}
+            disabled={castVote.isPending}
+            onClick={() => vote('down')}
+          >
+            Downvote
+          </Button>
+        </div>
+      )}
+      <div className="d-flex flex-wrap gap-3" aria-live="polite">
+        <span>Upvote Count: {blog.upvotes}</span>
+        <span>Downvote Count: {blog.downvotes}</span>
+      </div>
     </div>
   );
 }

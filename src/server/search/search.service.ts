@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { SearchPage } from '../../shared/blog-schema.js';
+import { PAGE_SIZE } from '../../shared/constants.js';
+import { toBlogJson } from '../blogs/blog-json.js';
+import type { Database } from '../db/schema.js';
+import type { ImageStorage } from '../storage/storage.js';
+import { countMatchingBlogs, preferTitleIndex, searchBlogRows } from './search.repository.js';
+import { searchWords } from './search-words.js';
+
+export interface SearchDeps {
+  db: Kysely<Database>;
+  storage: ImageStorage;
+}
+
+/** Full-text search on titles, the term's words joined by OR; a term without words finds nothing. */
+export async function searchBlogs(
+  deps: SearchDeps,
+  input: { searchTerm: string; page: number; viewerId: string | null },
+): Promise<SearchPage> {
+  const empty: SearchPage = { items: [], total: 0, page: input.page, pageSize: PAGE_SIZE, hasMore: false };
+  const words = searchWords(input.searchTerm);
+  if (words.length === 0) return empty;
+
+  const offset = (input.page - 1) * PAGE_SIZE;
+  const { rows, total } = await deps.db.transaction().execute(async (trx) => {
+    await preferTitleIndex(trx);
+    const rows = await searchBlogRows(trx, { words, viewerId: input.viewerId, limit: PAGE_SIZE, offset }).execute();
+    // Past the last page there is no row to carry the total, so it is counted on its own.
+    const total = rows[0]?.total ?? (input.page > 1 ? await countMatchingBlogs(trx, words) : 0);
+    return { rows, total };
+  });
+  return {
+    ...empty,
+    items: rows.map((row) => toBlogJson(row, deps.storage)),
+    total,
+    hasMore: offset + rows.length < total,
+  };
+}

@@ -1,0 +1,221 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchPageSchema, type SearchPage } from '../../shared/blog-schema.js';
+import { SEARCH_TERM_MAX_LENGTH } from '../../shared/constants.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { preferTitleIndex, searchBlogRows } from './search.repository.js';
+import { searchWords } from './search-words.js';
+
+describe('search', () => {
+  let t: TestApp;
+  let author: TestUser;
+  let reader: TestUser;
+  const ids: Record<string, string> = {};
+
+  const insertBlogs = async (titles: string[], extra: { upvotes?: number; created_at?: Date } = {}) => {
+    const rows = await t.database.db
+      .insertInto('blogs')
+      .values(titles.map((title) => ({ user_id: author.id, title, body: `About ${title}.`, ...extra })))
+      .returning(['id', 'title'])
+      .execute();
+    for (const row of rows) ids[row.title] = row.id;
+    return rows.map((row) => row.id);
+  };
+
+  const search = async (searchTerm: string, options: { page?: number; user?: TestUser } = {}) => {
+    const query = new URLSearchParams({ searchTerm });
+    if (options.page !== undefined) query.set('page', String(options.page));
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/search?${query}`,
+      headers: options.user ? { cookie: options.user.cookie } : {},
+    });
+    return response;
+  };
+  const searchPage = async (searchTerm: string, options: { page?: number; user?: TestUser } = {}) => {
+    const response = await search(searchTerm, options);
+    expect(response.statusCode, `${searchTerm}: ${response.body}`).toBe(200);
+    return searchPageSchema.parse(response.json());
+  };
+  const titles = (page: SearchPage) => page.items.map((blog) => blog.title);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    [author, reader] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
+    await insertBlogs([
+      'Apple pie for beginners',
+      'Banana bread every morning',
+      'Cherry tart',
+      'Running in the rain',
+      'Why runners love mornings',
+      'Table manners',
+      'Café culture in Paris',
+    ]);
+    await insertBlogs(['Apple and banana smoothie']);
+  });
+  afterAll(() => t.close());
+
+  it('joins the words with OR: a title with any of them matches', async () => {
+    const page = await searchPage('apple banana');
+    expect(titles(page).sort()).toEqual(['Apple and banana smoothie', 'Apple pie for beginners', 'Banana bread every morning']);
+    expect(page).toMatchObject({ total: 3, page: 1, pageSize: 5, hasMore: false });
+  });
+
+  it('ranks the best match first', async () => {
+    const page = await searchPage('apple banana');
+    expect(page.items[0]!.title).toBe('Apple and banana smoothie');
+  });
+
+  it('matches word forms (English stemming) and ignores case', async () => {
+    expect(titles(await searchPage('runs'))).toEqual(['Running in the rain']);
+    expect(titles(await searchPage('MORNING')).sort()).toEqual(['Banana bread every morning', 'Why runners love mornings']);
+    expect(titles(await searchPage('tarts'))).toEqual(['Cherry tart']);
+    expect(titles(await searchPage('café'))).toEqual(['Café culture in Paris']);
+  });
+
+  it('answers an empty page when nothing matches', async () => {
+    expect(await searchPage('zeppelin')).toEqual({ items: [], total: 0, page: 1, pageSize: 5, hasMore: false });
+  });
+
+  it('finds nothing for an empty, blank, stop-word-only or punctuation-only term', async () => {
+    for (const term of ['', '   ', '\t', 'the and of', '&|!():*', '!!!', '🍎🍌']) {
+      expect(await searchPage(term), JSON.stringify(term)).toEqual({ items: [], total: 0, page: 1, pageSize: 5, hasMore: false });
+    }
+    const none = await t.app.inject({ method: 'GET', url: '/api/search' });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toMatchObject({ items: [], total: 0 });
+  });
+
+  it('is safe for any input: operators, quotes, SQL, emoji, long terms never fail', async () => {
+    const hostile = [
+      "'",
+      '"',
+      "apple'",
+      "it's",
+      '\\',
+      "\\'",
+      'apple & !banana',
+      'apple | banana',
+      '!apple',
+      '(apple',
+      'apple)',
+      'app:*',
+      'apple <-> banana',
+      'apple <2> pie',
+      "'; drop table blogs; --",
+      "' or 1=1 --",
+      '$1',
+      '%',
+      '_',
+      'NULL',
+      '\u0000apple',
+      '🍎 apple 🍌',
+      '👨‍👩‍👧‍👦',
+      '<img src=x onerror=alert(1)>',
+      'a'.repeat(SEARCH_TERM_MAX_LENGTH),
+      'é'.repeat(SEARCH_TERM_MAX_LENGTH),
+      '東'.repeat(SEARCH_TERM_MAX_LENGTH),
+      'apple '.repeat(SEARCH_TERM_MAX_LENGTH / 6),
+      Array.from({ length: 500 }, (_, i) => `w${i}`).join(' ').slice(0, SEARCH_TERM_MAX_LENGTH),
+      '🍎'.repeat(SEARCH_TERM_MAX_LENGTH / 2),
+      ' '.repeat(SEARCH_TERM_MAX_LENGTH),
+    ];
+    for (const term of hostile) {
+      const response = await search(term);
+      expect(response.statusCode, `${JSON.stringify(term.slice(0, 40))}: ${response.body}`).toBe(200);
+      searchPageSchema.parse(response.json());
+    }
+    // Operators are just separators: no AND, NOT or prefix match sneaks in.
+    expect(titles(await searchPage('apple & !banana')).sort()).toEqual(titles(await searchPage('apple banana')).sort());
+    expect(titles(await searchPage('app:*'))).toEqual([]);
+    expect(titles(await searchPage("'; drop table blogs; --"))).toEqual(['Table manners']);
+    expect(titles(await searchPage('🍎 apple 🍌')).sort()).toEqual(['Apple and banana smoothie', 'Apple pie for beginners']);
+    const count = await t.database.db.selectFrom('blogs').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    expect(count.n).toBeGreaterThanOrEqual(8);
+  });
+
+  it('refuses a term over 1,000 characters with a clear 400, and a bad page with a 400', async () => {
+    const long = await search('a'.repeat(SEARCH_TERM_MAX_LENGTH + 1));
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toEqual({ error: 'BAD_REQUEST', message: 'The search term is too long: at most 1000 characters.' });
+    for (const page of ['0', '-1', 'abc', '1.5']) {
+      const response = await t.app.inject({ method: 'GET', url: `/api/search?searchTerm=apple&page=${page}` });
+      expect(response.statusCode, page).toBe(400);
+    }
+    const twice = await t.app.inject({ method: 'GET', url: '/api/search?searchTerm=apple&searchTerm=banana' });
+    expect(twice.statusCode).toBeLessThan(500);
+  });
+
+  it('pages 5 at a time, best rank then rating then newest, with the total and whether more follow', async () => {
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    const gardening = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        insertBlogs([`Gardening tip ${i}`], { upvotes: i % 3, created_at: new Date(base + i * 60_000) }).then(([id]) => id!),
+      ),
+    );
+    const pages = [await searchPage('gardening', { page: 1 }), await searchPage('gardening', { page: 2 }), await searchPage('gardening', { page: 3 })];
+    expect(pages.map((page) => page.items.length)).toEqual([5, 5, 2]);
+    expect(pages.map((page) => page.total)).toEqual([12, 12, 12]);
+    expect(pages.map((page) => page.hasMore)).toEqual([true, true, false]);
+    expect(pages.map((page) => page.page)).toEqual([1, 2, 3]);
+    const seen = pages.flatMap((page) => page.items.map((blog) => blog.id));
+    expect(new Set(seen).size).toBe(12);
+    expect([...seen].sort()).toEqual([...gardening].sort());
+    // Equal rank: the higher rating first, then the newer.
+    const order = pages.flatMap((page) => page.items.map((blog) => [blog.rating, Date.parse(blog.createdAt)] as const));
+    for (let i = 1; i < order.length; i++) {
+      const [ratingBefore, createdBefore] = order[i - 1]!;
+      const [rating, created] = order[i]!;
+      expect(ratingBefore > rating || (ratingBefore === rating && createdBefore > created), `position ${i}`).toBe(true);
+    }
+
+    const past = await searchPage('gardening', { page: 4 });
+    expect(past).toEqual({ items: [], total: 12, page: 4, pageSize: 5, hasMore: false });
+  });
+
+  it('knows the last page also when it is exactly full', async () => {
+    await insertBlogs(Array.from({ length: 10 }, (_, i) => `Knitting pattern ${i}`));
+    const second = await searchPage('knitting', { page: 2 });
+    expect(second.items).toHaveLength(5);
+    expect(second).toMatchObject({ total: 10, hasMore: false });
+  });
+
+  it("gives each result the caller's own vote as myVote, and the blog's fields", async () => {
+    const voted = ids['Cherry tart']!;
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/blogs/${voted}/vote`,
+      headers: { cookie: reader.cookie },
+      payload: { direction: 'down' },
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await searchPage('cherry', { user: reader })).items[0]).toMatchObject({ id: voted, myVote: 'down', downvotes: 1, rating: -1 });
+    expect((await searchPage('cherry', { user: author })).items[0]!.myVote).toBeNull();
+    expect((await search('cherry', { user: reader })).headers['cache-control']).toBe('private, no-cache');
+    const anonymous = (await searchPage('cherry')).items[0]!;
+    expect(anonymous).toMatchObject({
+      id: voted,
+      title: 'Cherry tart',
+      blog: 'About Cherry tart.',
+      author: author.email,
+      userId: author.id,
+      imageUrl: null,
+      upvotes: 0,
+      downvotes: 1,
+      rating: -1,
+      myVote: null,
+    });
+    expect(anonymous.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('is answered from the GIN index on the title tsvector', async () => {
+    const plan = await t.database.db.transaction().execute(async (trx) => {
+      // As the service runs it: a handful of rows would otherwise be cheaper to scan.
+      await preferTitleIndex(trx);
+      return searchBlogRows(trx, { words: searchWords('apple banana'), viewerId: reader.id, limit: 5, offset: 0 }).explain();
+    });
+    const text = plan.map((row) => Object.values(row).join(' ')).join('\n');
+    expect(text).toContain('blogs_title_tsv_idx');
+  });
+});
