@@ -75,6 +75,9 @@ test.describe('/ai with the offline generator (no AI key)', () => {
     // react-router keeps navigation state in history.state.usr.
     const state = await page.evaluate(() => (window.history.state as { usr?: unknown } | null)?.usr);
     expect(state).toEqual({ draft: { title, blog: paragraphs.join('\n\n') } });
+    // The create form starts from the draft, as text.
+    await expect(page.getByLabel('Title')).toHaveValue(title);
+    await expect(page.getByLabel('Content')).toHaveValue(paragraphs.join('\n\n'));
   });
 
   test('a second press writes a different blog', async ({ page, context }) => {

@@ -27,6 +27,11 @@ export function createSessions(auth: Auth): Sessions {
   const cache = new WeakMap<FastifyRequest, Promise<SessionInfo | null>>();
   const read = (request: FastifyRequest) => {
     let pending = cache.get(request);
+    if (!pending && !request.headers.cookie) {
+      // No cookie, no session: spare anonymous readers a trip through Better Auth.
+      pending = Promise.resolve(null);
+      cache.set(request, pending);
+    }
     if (!pending) {
       pending = auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).then((result) =>
         result

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Blog } from '../../../../shared/blog-schema';
 import { apiFetch } from '../../../lib/api-client';
 import { toBlogFormData, type BlogFormValues } from './blog-form-data';
+import { searchQueryKeys } from '../../search/api/search-query-keys';
 import { blogQueryKeys } from './blog-query-keys';
 
 export function createBlog(values: BlogFormValues) {
@@ -14,7 +15,10 @@ export function useCreateBlog() {
     mutationFn: createBlog,
     onSuccess: async (blog) => {
       queryClient.setQueryData(blogQueryKeys.detail(blog.id), blog);
-      await queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: searchQueryKeys.all }),
+      ]);
     },
   });
 }

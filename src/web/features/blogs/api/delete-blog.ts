@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
+import { searchQueryKeys } from '../../search/api/search-query-keys';
 import { blogQueryKeys } from './blog-query-keys';
 
 export function deleteBlog(id: string) {
@@ -15,7 +16,10 @@ export function useDeleteBlog() {
   return useMutation({
     mutationFn: deleteBlog,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: searchQueryKeys.all }),
+      ]);
     },
   });
 }
