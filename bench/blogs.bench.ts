@@ -14,10 +14,8 @@
  * in their own process, so neither shares an event loop with autocannon.
  * Figures go to stdout and to BENCH_OUT (default /work/notes/bench-blogs.md).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,15 +23,14 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
+import { benchDatabase, freePort, root, start, stop, waitFor } from './support/bench-processes.js';
 
 const BLOGS = 10_000;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
 const SAMPLES = 200;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // Child mode: the bare Fastify server, alone in its process.
 if (process.argv[2] === 'bare') {
@@ -56,7 +53,7 @@ async function main() {
     for (const step of cleanups.reverse()) await step();
   };
   try {
-    const databaseUrl = await benchDatabase(cleanups);
+    const databaseUrl = await benchDatabase('blogs_bench', cleanups);
     const database = await openDatabase({ databaseUrl, dataDir: os.tmpdir() });
     cleanups.push(() => database.close());
     await migrateToLatest(database.db);
@@ -239,75 +236,3 @@ scan that skips (page - 1) * 5 index entries; only the 6 rows of the page are jo
 
 // --- processes, ports, database ---
 
-async function benchDatabase(cleanups: Array<() => Promise<void> | void>): Promise<string> {
-  let serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const env = execFileSync(path.join(root, 'scripts/throwaway-postgres.sh'), ['start'], { encoding: 'utf8' });
-    const url = /TEST_DATABASE_URL=(\S+)/.exec(env)?.[1];
-    const dir = /PG_THROWAWAY_DIR=(\S+)/.exec(env)?.[1];
-    if (!url || !dir) throw new Error(`Could not start a throwaway Postgres: ${env.trim()}`);
-    console.log(`Started a throwaway Postgres in ${dir}; it is stopped at the end.`);
-    cleanups.push(() => {
-      execFileSync(path.join(root, 'scripts/throwaway-postgres.sh'), ['stop', dir]);
-      console.log(`Stopped the throwaway Postgres in ${dir}.`);
-    });
-    serverUrl = url;
-  }
-  const name = `blogs_bench_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${name}`);
-  cleanups.push(() => adminQuery(serverUrl, `drop database if exists ${name} with (force)`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  child.on('exit', (code, signal) => {
-    if (code && code !== 0) console.error(`${path.basename(args.at(-1) ?? command)} exited with ${code ?? signal}`);
-  });
-  return child;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-}
-
-async function waitFor(url: string) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer within 60 s`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -15,17 +15,13 @@
  * not share an event loop with autocannon. Figures go to stdout and to BENCH_OUT
  * (default /work/notes/bench-votes-search.md).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
 import type { Database } from '../src/server/db/schema.js';
@@ -33,6 +29,7 @@ import { preferTitleIndex, searchBlogRows } from '../src/server/search/search.re
 import { searchWords } from '../src/server/search/search-words.js';
 import { createSignedInUsers } from '../src/server/votes/test-support/signed-in-users.js';
 import { castVote } from '../src/server/votes/votes.service.js';
+import { benchDatabase, freePort, root, start, stop, waitFor } from './support/bench-processes.js';
 
 const VOTE_CONNECTIONS = 50;
 const VOTE_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -41,7 +38,6 @@ const VOTED_BLOGS = 5;
 const SEARCH_SAMPLES = Number(process.env.BENCH_SEARCH_SAMPLES ?? 300);
 const SEARCH_WARMUP = 30;
 const SIZES = [10_000, 100_000];
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Title words: common enough that an OR of two of them matches thousands of titles at 100,000 blogs. */
 const WORDS = `
@@ -92,7 +88,7 @@ await main();
 async function main() {
   const cleanups: Array<() => Promise<void> | void> = [];
   try {
-    const databaseUrl = await benchDatabase(cleanups);
+    const databaseUrl = await benchDatabase('votes_search_bench', cleanups);
     const database = await openDatabase({ databaseUrl, dataDir: os.tmpdir() });
     cleanups.push(() => database.close());
     await migrateToLatest(database.db);
@@ -390,74 +386,3 @@ async function postgresVersion(db: Kysely<Database>): Promise<string> {
   return rows[0]?.version.split(' on ')[0] ?? 'PostgreSQL';
 }
 
-async function benchDatabase(cleanups: Array<() => Promise<void> | void>): Promise<string> {
-  let serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const script = path.join(root, 'scripts/throwaway-postgres.sh');
-    const env = execFileSync(script, ['start'], { encoding: 'utf8' });
-    const url = /TEST_DATABASE_URL=(\S+)/.exec(env)?.[1];
-    const dir = /PG_THROWAWAY_DIR=(\S+)/.exec(env)?.[1];
-    if (!url || !dir) throw new Error(`Could not start a throwaway Postgres: ${env.trim()}`);
-    cleanups.push(() => {
-      execFileSync(script, ['stop', dir]);
-    });
-    serverUrl = url;
-  }
-  const name = `votes_search_bench_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${name}`);
-  cleanups.push(() => adminQuery(serverUrl, `drop database if exists ${name} with (force)`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  child.on('exit', (code, signal) => {
-    if (code && code !== 0) console.error(`the app exited with ${code ?? signal}`);
-  });
-  return child;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-}
-
-async function waitFor(url: string) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer within 60 s`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

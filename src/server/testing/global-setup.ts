@@ -1,17 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    pgliteTemplatePath: string;
-    postgresTemplateDb: string;
-  }
-}
+import { adminQuery, withDatabase } from './postgres-admin.js';
+import './provided-context.js';
 
 /**
  * Migrating a database takes seconds, so it happens once per run: a PGlite dump that every
@@ -42,20 +36,4 @@ export default async function setup(project: TestProject) {
     rmSync(folder, { recursive: true, force: true });
     if (postgresUrl && templateDb) await adminQuery(postgresUrl, `drop database if exists ${templateDb} with (force)`);
   };
-}
-
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-export async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }

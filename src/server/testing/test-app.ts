@@ -7,7 +7,8 @@ import { inject } from 'vitest';
 import { buildApp, type App } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
-import { adminQuery, withDatabase } from './global-setup.js';
+import { adminQuery, withDatabase } from './postgres-admin.js';
+import './provided-context.js';
 
 export const TEST_PUBLIC_URL = 'http://localhost:3999';
 

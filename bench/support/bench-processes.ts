@@ -1,0 +1,75 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { adminQuery, withDatabase } from '../../src/server/testing/postgres-admin.js';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+
+export type Cleanups = Array<() => Promise<void> | void>;
+
+/**
+ * A fresh database for one benchmark run: on `DATABASE_URL`'s server when set, else on a
+ * throwaway cluster (scripts/throwaway-postgres.sh) that the cleanups stop.
+ */
+export async function benchDatabase(prefix: string, cleanups: Cleanups): Promise<string> {
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const script = path.join(root, 'scripts/throwaway-postgres.sh');
+    const env = execFileSync(script, ['start'], { encoding: 'utf8' });
+    const url = /TEST_DATABASE_URL=(\S+)/.exec(env)?.[1];
+    const dir = /PG_THROWAWAY_DIR=(\S+)/.exec(env)?.[1];
+    if (!url || !dir) throw new Error(`Could not start a throwaway Postgres: ${env.trim()}`);
+    console.log(`Started a throwaway Postgres in ${dir}; it is stopped at the end.`);
+    cleanups.push(() => {
+      execFileSync(script, ['stop', dir]);
+    });
+    serverUrl = url;
+  }
+  const server = serverUrl;
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(server, `create database ${name}`);
+  cleanups.push(() => adminQuery(server, `drop database if exists ${name} with (force)`));
+  return withDatabase(server, name);
+}
+
+export function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    if (code && code !== 0) console.error(`${path.basename(args.at(-1) ?? command)} exited with ${code ?? signal}`);
+  });
+  return child;
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+}
+
+export async function waitFor(url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within 60 s`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
