@@ -2,25 +2,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { getBlogsQueryOptions, useBlogs } from '../features/blogs/api/get-blogs';
 import { BlogCard } from '../features/blogs/components/blog-card';
 import { BlogPager } from '../features/blogs/components/blog-pager';
 import { errorMessage } from '../lib/api-client';
-
-const MAX_PAGE = 1_000_000;
-
-/** `?page=N` when N is a page number; anything else is page 1. */
-function pageFromUrl(value: string | null): number {
-  const page = Number(value);
-  return Number.isInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1;
-}
+import { usePageParam } from '../lib/use-page-param';
 
 /** The home list: 5 blogs a page, best rated first; the page lives in the URL. */
 export function HomePage() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const page = pageFromUrl(searchParams.get('page'));
+  const [page, goTo] = usePageParam();
   const blogs = useBlogs(page);
   const queryClient = useQueryClient();
   const hasMore = blogs.data?.hasMore ?? false;
@@ -30,14 +21,6 @@ export function HomePage() {
     if (hasMore) void queryClient.prefetchQuery(getBlogsQueryOptions(page + 1));
   }, [hasMore, page, queryClient]);
 
-  const goTo = (next: number) => {
-    setSearchParams((params) => {
-      const updated = new URLSearchParams(params);
-      if (next === 1) updated.delete('page');
-      else updated.set('page', String(next));
-      return updated;
-    });
-  };
 
   return (
     <>
