@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import { blogIdSchema, type Blog } from '../../shared/blog-schema';
 import { messages } from '../../shared/messages';
 import { LoadingPage } from '../components/loading-page';
@@ -11,7 +10,8 @@ import type { BlogFormValues } from '../features/blogs/api/blog-form-data';
 import { useBlog } from '../features/blogs/api/get-blog';
 import { useUpdateBlog } from '../features/blogs/api/update-blog';
 import { BlogForm } from '../features/blogs/components/blog-form';
-import { ApiError, errorMessage } from '../lib/api-client';
+import { ApiError } from '../lib/api-client';
+import { LoadError } from '../components/load-error';
 
 /** /edit?id= : the owner changes a blog. No id goes home; an unknown one says 'Blog not found!' first. */
 export function EditPage() {
@@ -32,12 +32,7 @@ function EditBlog({ id, user }: { id: string; user: SignedInUser }) {
   if (blog.isPending) return <LoadingPage />;
   if (blog.isError) {
     return (
-      <Alert variant="danger">
-        <p>The blog could not be loaded. {errorMessage(blog.error)}</p>
-        <Button variant="outline-danger" onClick={() => void blog.refetch()} disabled={blog.isFetching}>
-          {blog.isFetching ? messages.loading : 'Retry'}
-        </Button>
-      </Alert>
+      <LoadError what="The blog could not be loaded." query={blog} />
     );
   }
   if (blog.data.userId !== user.id) {

@@ -1,13 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import { messages } from '../../shared/messages';
 import { getBlogsQueryOptions, useBlogs } from '../features/blogs/api/get-blogs';
 import { BlogCard } from '../features/blogs/components/blog-card';
 import { BlogPager } from '../features/blogs/components/blog-pager';
-import { errorMessage } from '../lib/api-client';
 import { usePageParam } from '../lib/use-page-param';
+import { LoadError } from '../components/load-error';
 
 /** The home list: 5 blogs a page, best rated first; the page lives in the URL. */
 export function HomePage() {
@@ -28,12 +26,7 @@ export function HomePage() {
       {blogs.isPending ? (
         <p role="status">{messages.loading}</p>
       ) : blogs.isError ? (
-        <Alert variant="danger">
-          <p>The blogs could not be loaded. {errorMessage(blogs.error)}</p>
-          <Button variant="outline-danger" onClick={() => void blogs.refetch()} disabled={blogs.isFetching}>
-            {blogs.isFetching ? messages.loading : 'Retry'}
-          </Button>
-        </Alert>
+        <LoadError what="The blogs could not be loaded." query={blogs} />
       ) : (
         <>
           {blogs.data.items.length === 0 ? (

@@ -1,12 +1,11 @@
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import { Link, useSearchParams } from 'react-router';
 import { blogIdSchema } from '../../shared/blog-schema';
 import { messages } from '../../shared/messages';
 import { useBlog } from '../features/blogs/api/get-blog';
 import { BlogDetails } from '../features/blogs/components/blog-details';
-import { ApiError, errorMessage } from '../lib/api-client';
+import { ApiError } from '../lib/api-client';
 import { useSession } from '../lib/auth-client';
+import { LoadError } from '../components/load-error';
 
 function BlogDoesNotExist() {
   return (
@@ -34,12 +33,7 @@ function ViewBlog({ id }: { id: string }) {
   if (blog.isError) {
     if (blog.error instanceof ApiError && blog.error.status === 404) return <BlogDoesNotExist />;
     return (
-      <Alert variant="danger">
-        <p>The blog could not be loaded. {errorMessage(blog.error)}</p>
-        <Button variant="outline-danger" onClick={() => void blog.refetch()} disabled={blog.isFetching}>
-          {blog.isFetching ? messages.loading : 'Retry'}
-        </Button>
-      </Alert>
+      <LoadError what="The blog could not be loaded." query={blog} />
     );
   }
   return <BlogDetails blog={blog.data} isOwner={session?.user.id === blog.data.userId} />;

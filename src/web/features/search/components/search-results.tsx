@@ -1,12 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import { messages } from '../../../../shared/messages';
-import { errorMessage } from '../../../lib/api-client';
 import { BlogCard } from '../../blogs/components/blog-card';
 import { BlogPager } from '../../blogs/components/blog-pager';
 import { searchBlogsQueryOptions, useSearchBlogs } from '../api/search-blogs';
+import { LoadError } from '../../../components/load-error';
 
 /**
  * 'Loading...', then 'No Blogs Found' or '{n} blogs matched the search term {term}' and a card
@@ -24,12 +22,7 @@ export function SearchResults({ searchTerm, page, onPageChange }: { searchTerm: 
   if (results.isPending) return <p role="status">{messages.loading}</p>;
   if (results.isError) {
     return (
-      <Alert variant="danger">
-        <p>The search could not be run. {errorMessage(results.error)}</p>
-        <Button variant="outline-danger" onClick={() => void results.refetch()} disabled={results.isFetching}>
-          {results.isFetching ? messages.loading : 'Retry'}
-        </Button>
-      </Alert>
+      <LoadError what="The search could not be run." query={results} />
     );
   }
   const { items, total } = results.data;
