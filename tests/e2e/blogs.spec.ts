@@ -1,9 +1,9 @@
-import { crc32, deflateSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_BASE_URL } from '../../playwright.config';
 import { expect, signUpVerified, test, uniqueEmail } from './support/fixtures';
+import { pngBomb, solidPng } from '../../src/server/testing/image-fixtures';
 
 interface ApiBlog {
   id: string;
@@ -12,31 +12,6 @@ interface ApiBlog {
   author: string;
   imageUrl: string | null;
   createdAt: string;
-}
-
-const png = (width: number, height: number, background: string) =>
-  sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
-
-/** A valid 20000 x 20000 PNG of a few dozen KB: the server must refuse it without decoding it. */
-function pngBomb(side = 20_000): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typeAndData));
-    return Buffer.concat([length, typeAndData, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(side, 0);
-  header.writeUInt32BE(side, 4);
-  header[8] = 1;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc((1 + side / 8) * side), { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 const unique = () => Math.random().toString(36).slice(2, 8);
@@ -88,7 +63,7 @@ test.describe('blogs', () => {
     await expect(page.getByLabel('Post Image')).toHaveAttribute('accept', 'image/*');
     await page.getByLabel('Title', { exact: true }).fill(title);
     await page.getByLabel('Content').fill('First line.\nSecond line.\n\nA new paragraph.');
-    await page.getByLabel('Post Image').setInputFiles({ name: 'Sunrise.png', mimeType: 'image/png', buffer: await png(2400, 1200, '#ff9933') });
+    await page.getByLabel('Post Image').setInputFiles({ name: 'Sunrise.png', mimeType: 'image/png', buffer: await solidPng(2400, 1200, '#ff9933') });
 
     // Slowed down so the working state can be seen.
     await page.route('**/api/blogs', async (route) => {
@@ -148,7 +123,7 @@ test.describe('blogs', () => {
     const newTitle = `${title} (edited)`;
     await page.getByLabel('Title', { exact: true }).fill(newTitle);
     await page.getByLabel('Content').fill('Rewritten.');
-    await page.getByLabel('Post Image').setInputFiles({ name: 'dusk.jpg', mimeType: 'image/jpeg', buffer: await sharp(await png(300, 200, '#223366')).jpeg().toBuffer() });
+    await page.getByLabel('Post Image').setInputFiles({ name: 'dusk.jpg', mimeType: 'image/jpeg', buffer: await sharp(await solidPng(300, 200, '#223366')).jpeg().toBuffer() });
     await page.getByRole('button', { name: 'Update' }).click();
     await closeDialog(page, 'Blog Updated!');
     await expect(page).toHaveURL(`${E2E_BASE_URL}/`);

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { localUploadsDir } from '../storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from '../storage/storage.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { noisyJpeg, pngBomb, solidPng } from '../testing/image-fixtures.js';
 
 interface FilePart {
   name?: string;
@@ -34,41 +34,6 @@ async function multipart(fields: Record<string, string>, file?: FilePart) {
     payload: Buffer.from(await encoded.arrayBuffer()),
     headers: { 'content-type': encoded.headers.get('content-type')! },
   };
-}
-
-const solidPng = (width: number, height: number, background = '#3366cc') =>
-  sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
-
-async function noisyJpeg(): Promise<Buffer> {
-  return sharp({
-    create: { width: 800, height: 600, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
-  })
-    .jpeg()
-    .toBuffer();
-}
-
-/** A valid 20000x20000 one-bit PNG of a few dozen KB, written by hand (sharp would take seconds). */
-function pngBomb(side: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typeAndData));
-    return Buffer.concat([length, typeAndData, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(side, 0);
-  header.writeUInt32BE(side, 4);
-  header[8] = 1;
-  header[9] = 0;
-  const rowBytes = 1 + Math.ceil(side / 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc(rowBytes * side), { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 describe('blogs API', () => {

@@ -1,47 +1,11 @@
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { MAX_INPUT_PIXELS, MAX_UPLOAD_BYTES, processUploadedImage } from './image-processing.js';
+import { noisyJpeg, pngBomb } from '../testing/image-fixtures.js';
 
 const solid = (width: number, height: number, background: string) =>
   sharp({ create: { width, height, channels: 3, background } });
-
-async function noisyJpeg(): Promise<Buffer> {
-  // Noise keeps the entropy-coded data large, so cutting the file really loses pixels.
-  return sharp({
-    create: { width: 800, height: 600, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
-  })
-    .jpeg()
-    .toBuffer();
-}
-
-/**
- * A valid 20000x20000 one-bit grayscale PNG: 400 megapixels in about 50 KB. Written by hand
- * because encoding it through sharp would itself take seconds.
- */
-function pngBomb(side: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typeAndData));
-    return Buffer.concat([length, typeAndData, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(side, 0);
-  header.writeUInt32BE(side, 4);
-  header[8] = 1; // bit depth
-  header[9] = 0; // grayscale
-  const rowBytes = 1 + Math.ceil(side / 8); // filter byte + packed pixels
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc(rowBytes * side), { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 async function statusOf(promise: Promise<unknown>): Promise<number> {
   const error = await promise.then(
