@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { simpleParser } from 'mailparser';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
+import { readOutbox, type OutboxMail } from './outbox-reader.js';
 import { adminQuery, withDatabase } from './postgres-admin.js';
 import './provided-context.js';
 
@@ -18,7 +18,7 @@ export interface TestApp {
   database: DatabaseHandle;
   dataDir: string;
   /** Every e-mail the app wrote to its outbox, oldest first, parsed. */
-  outbox(): Promise<Array<{ to: string; subject: string; text: string; links: string[] }>>;
+  outbox(): Promise<OutboxMail[]>;
   close(): Promise<void>;
 }
 
@@ -65,21 +65,4 @@ async function openTestDatabase(dataDir: string): Promise<DatabaseHandle & { dro
   }
   const dump = new Blob([readFileSync(inject('pgliteTemplatePath'))], { type: 'application/x-gzip' });
   return openDatabase({ dataDir, inMemory: true, loadDataDir: dump });
-}
-
-export async function readOutbox(folder: string) {
-  let files: string[];
-  try {
-    files = readdirSync(folder).filter((name) => name.endsWith('.eml')).sort();
-  } catch {
-    return [];
-  }
-  return Promise.all(
-    files.map(async (name) => {
-      const parsed = await simpleParser(readFileSync(path.join(folder, name)));
-      const text = parsed.text ?? '';
-      const to = Array.isArray(parsed.to) ? parsed.to[0]?.text : parsed.to?.text;
-      return { to: to ?? '', subject: parsed.subject ?? '', text, links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [] };
-    }),
-  );
 }
