@@ -29,6 +29,9 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that the server drops (a restart, a failover, an administrator) must not
+    // crash the process: the pool discards it and opens a new one on the next query.
+    pool.on('error', (err) => console.error(`database: idle connection lost (${err.message})`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
