@@ -1,4 +1,4 @@
-import Form from 'react-bootstrap/Form';
+import { FormField } from '../../../components/form-field';
 import { authTexts } from '../auth-texts';
 
 interface FieldProps {
@@ -9,50 +9,16 @@ interface FieldProps {
   invalid?: string | null;
 }
 
-export function EmailField({ id, value, onChange, invalid }: FieldProps) {
+export function EmailField(props: FieldProps) {
   return (
-    <Form.Group className="mb-3" controlId={id}>
-      <Form.Label>{authTexts.emailLabel}</Form.Label>
-      <Form.Control
-        type="email"
-        autoComplete="username"
-        placeholder={authTexts.emailPlaceholder}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        isInvalid={Boolean(invalid)}
-        aria-invalid={Boolean(invalid) || undefined}
-        aria-describedby={invalid ? `${id}-error` : undefined}
-      />
-      <Form.Control.Feedback type="invalid" id={`${id}-error`}>
-        {invalid}
-      </Form.Control.Feedback>
-    </Form.Group>
+    <FormField {...props} label={authTexts.emailLabel} type="email" autoComplete="username" placeholder={authTexts.emailPlaceholder} />
   );
 }
 
 export function PasswordField({
-  id,
   label,
-  value,
-  onChange,
-  invalid,
   autoComplete,
+  ...props
 }: FieldProps & { label: string; autoComplete: 'current-password' | 'new-password' }) {
-  return (
-    <Form.Group className="mb-3" controlId={id}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Control
-        type="password"
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        isInvalid={Boolean(invalid)}
-        aria-invalid={Boolean(invalid) || undefined}
-        aria-describedby={invalid ? `${id}-error` : undefined}
-      />
-      <Form.Control.Feedback type="invalid" id={`${id}-error`}>
-        {invalid}
-      </Form.Control.Feedback>
-    </Form.Group>
-  );
+  return <FormField {...props} label={label} type="password" autoComplete={autoComplete} />;
 }

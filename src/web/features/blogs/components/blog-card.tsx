@@ -3,13 +3,7 @@ import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
 import type { Blog } from '../../../../shared/blog-schema';
 import { createdDate } from './blog-dates';
-
-/**
- * Stored images are at most 1600 px wide; the box is fixed at 16:9 (see `.blog-card-image`),
- * so the card keeps its size while the image loads.
- */
-export const CARD_IMAGE_WIDTH = 1600;
-export const CARD_IMAGE_HEIGHT = 900;
+import { BlogImage } from './blog-image';
 
 /** One blog in a list (home, search): author, title, body, image, link, counts, date. */
 export function BlogCard({ blog }: { blog: Blog }) {
@@ -22,17 +16,7 @@ export function BlogCard({ blog }: { blog: Blog }) {
           {blog.title}
         </Card.Title>
         <Card.Text className="blog-body">{blog.blog}</Card.Text>
-        {blog.imageUrl && (
-          <img
-            src={blog.imageUrl}
-            alt={`Image of the blog ${blog.title}`}
-            loading="lazy"
-            decoding="async"
-            width={CARD_IMAGE_WIDTH}
-            height={CARD_IMAGE_HEIGHT}
-            className="blog-card-image d-block mb-3 rounded"
-          />
-        )}
+        {blog.imageUrl && <BlogImage src={blog.imageUrl} title={blog.title} fit="cover" />}
         <Link className="btn btn-primary" to={`/viewBlog?id=${encodeURIComponent(blog.id)}`} aria-describedby={titleId}>
           View this Blog
         </Link>

@@ -2,8 +2,8 @@ import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
 import type { Blog } from '../../../../shared/blog-schema';
 import { VoteButtons } from '../../votes/components/vote-buttons';
-import { CARD_IMAGE_HEIGHT, CARD_IMAGE_WIDTH } from './blog-card';
 import { createdDate } from './blog-dates';
+import { BlogImage } from './blog-image';
 import { DeleteBlogButton } from './delete-blog-button';
 
 /** The whole blog on its own page; the owner also gets Edit Blog and Delete Blog. */
@@ -16,17 +16,7 @@ export function BlogDetails({ blog, isOwner }: { blog: Blog; isOwner: boolean })
           {blog.title}
         </Card.Title>
         <Card.Text className="blog-body">{blog.blog}</Card.Text>
-        {blog.imageUrl && (
-          <img
-            src={blog.imageUrl}
-            alt={`Image of the blog ${blog.title}`}
-            width={CARD_IMAGE_WIDTH}
-            height={CARD_IMAGE_HEIGHT}
-            className="blog-card-image d-block mb-3 rounded"
-            // The whole picture here, letterboxed in the same fixed box.
-            style={{ objectFit: 'contain' }}
-          />
-        )}
+        {blog.imageUrl && <BlogImage src={blog.imageUrl} title={blog.title} fit="contain" />}
         <VoteButtons blog={blog} />
         {isOwner && (
           <div className="d-flex flex-wrap gap-2 mt-3">

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { contactSchema } from '../../../../shared/contact-schema';
 import { messages } from '../../../../shared/messages';
+import { FormField } from '../../../components/form-field';
 import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useSendContactMessage } from '../api/send-contact-message';
@@ -43,36 +44,24 @@ export function ContactForm() {
 
   return (
     <Form noValidate onSubmit={(event) => void submit(event)} aria-labelledby="contact-heading">
-      <Form.Group className="mb-3" controlId="contact-email">
-        <Form.Label>Email address</Form.Label>
-        <Form.Control
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          isInvalid={Boolean(errors.email)}
-          aria-invalid={Boolean(errors.email) || undefined}
-          aria-describedby="contact-email-error"
-        />
-        <Form.Control.Feedback type="invalid" id="contact-email-error">
-          {errors.email}
-        </Form.Control.Feedback>
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="contact-message">
-        <Form.Label>Your Message</Form.Label>
-        <Form.Control
-          as="textarea"
-          rows={5}
-          value={message}
-          onChange={(event) => setMessage(event.target.value)}
-          isInvalid={Boolean(errors.message)}
-          aria-invalid={Boolean(errors.message) || undefined}
-          aria-describedby="contact-message-error"
-        />
-        <Form.Control.Feedback type="invalid" id="contact-message-error">
-          {errors.message}
-        </Form.Control.Feedback>
-      </Form.Group>
+      <FormField
+        id="contact-email"
+        label="Email address"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={setEmail}
+        invalid={errors.email}
+      />
+      <FormField
+        id="contact-message"
+        label="Your Message"
+        as="textarea"
+        rows={5}
+        value={message}
+        onChange={setMessage}
+        invalid={errors.message}
+      />
       <Button type="submit" disabled={send.isPending}>
         {send.isPending ? messages.loading : sentOnce ? 'send message' : 'Submit'}
       </Button>
