@@ -65,6 +65,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
+  SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -87,6 +88,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   publicUrl: string;
+  /** The site's name in page titles, feeds and Open Graph (`SITE_NAME`). */
+  siteName: string;
   authSecret: string;
   requireEmailVerification: boolean;
   mail: { smtpUrl?: string; from: string; contactTo?: string };
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     publicUrl,
+    siteName: e.SITE_NAME,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactTo: e.CONTACT_TO },

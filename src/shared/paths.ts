@@ -1,0 +1,38 @@
+/**
+ * The app's paths, built in one place: the web app links with them, the server renders
+ * canonical URLs, feeds and sitemaps with them. Parameters are query parameters, as the spec's
+ * routes are (`/viewBlog?id=`, `/edit?id=`, `/search?searchTerm=`, `/auth?view=`).
+ */
+
+function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') query.set(name, String(value));
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** Page 1 is the bare path, so each list page has one canonical URL. */
+const pageParam = (page?: number) => (page && page > 1 ? page : undefined);
+
+export const paths = {
+  home: (page?: number) => withQuery('/', { page: pageParam(page) }),
+  about: () => '/about',
+  support: () => '/support',
+  create: () => '/create',
+  settings: () => '/settings',
+  ai: () => '/ai',
+  auth: (view?: string, extra: Record<string, string> = {}) => withQuery('/auth', { view, ...extra }),
+  viewBlog: (id: string) => withQuery('/viewBlog', { id }),
+  edit: (id: string) => withQuery('/edit', { id }),
+  search: (searchTerm: string, page?: number) => withQuery('/search', { searchTerm, page: pageParam(page) }),
+  rss: () => '/rss.xml',
+  sitemap: () => '/sitemap.xml',
+  robots: () => '/robots.txt',
+};
+
+/** An absolute URL on the site, from `PUBLIC_URL` (no trailing slash) and a path of `paths`. */
+export function absoluteUrl(publicUrl: string, path: string): string {
+  return `${publicUrl}${path}`;
+}
