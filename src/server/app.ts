@@ -28,6 +28,8 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerWebApp } from './http/web-app.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { builtPageRenderer, vitePageRenderer, type PageRenderer } from './pages/page-renderer.js';
+import { createPageHandler } from './pages/pages.js';
 import { localUploadsDir } from './storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from './storage/storage.js';
 
@@ -51,6 +53,11 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web app; defaults to `dist/web` of this package. */
   webRoot?: string;
+  /**
+   * Where server-rendered pages come from. Default: Vite from source in development, else the
+   * build beside `webRoot` (no build: pages answer the JSON 404, as in API tests).
+   */
+  pageRenderer?: PageRenderer;
 }
 
 /** The built web app sits beside the built server (`dist/web` next to `dist/server`). */
@@ -97,10 +104,14 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(aiRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
+  const pageRenderer = options.pageRenderer ?? (config.env === 'development' ? await vitePageRenderer(app) : builtPageRenderer(webRoot));
   await registerWebApp(app, {
-    webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
+    webRoot,
     uploadsRoot: config.s3 ? undefined : localUploadsDir(config),
+    renderPage: pageRenderer && createPageHandler(app, { renderer: pageRenderer, site: { name: config.siteName, publicUrl: config.publicUrl } }),
   });
+  if (pageRenderer?.close) app.addHook('onClose', () => pageRenderer.close!());
 
   app.addHook('onClose', async () => mailer.close());
   return app;
@@ -116,7 +127,8 @@ async function registerSecurityHeaders(app: ReturnType<typeof Fastify>, config: 
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // Vite's development client needs its inline module preamble; production allows none.
+        scriptSrc: config.env === 'development' ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...imageOrigins],
         fontSrc: ["'self'", 'data:'],

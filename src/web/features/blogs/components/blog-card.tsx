@@ -2,6 +2,7 @@ import { useId } from 'react';
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
 import type { Blog } from '../../../../shared/blog-schema';
+import { paths } from '../../../../shared/paths';
 import { createdDate } from './blog-dates';
 import { BlogImage } from './blog-image';
 
@@ -17,7 +18,7 @@ export function BlogCard({ blog }: { blog: Blog }) {
         </Card.Title>
         <Card.Text className="blog-body">{blog.blog}</Card.Text>
         {blog.imageUrl && <BlogImage src={blog.imageUrl} title={blog.title} fit="cover" />}
-        <Link className="btn btn-primary" to={`/viewBlog?id=${encodeURIComponent(blog.id)}`} aria-describedby={titleId}>
+        <Link className="btn btn-primary" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
           View this Blog
         </Link>
         <div className="d-flex flex-wrap gap-3 mt-3">
