@@ -25,6 +25,38 @@ export default tseslint.config(
     },
   },
   {
+    // Features do not import each other (nor the routes): a route composes them. A file two
+    // levels down (features/<name>/api/x.ts) reaching `../../<other>/` is another feature.
+    files: ['src/web/features/*/*/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**'], message: 'The web never imports from src/server.' },
+            { regex: '^\\.\\./\\.\\./[^./]', message: 'Features do not import each other: let the route compose them.' },
+            { group: ['**/routes/**', '**/app-routes'], message: 'Features do not import routes.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/web/features/*/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**'], message: 'The web never imports from src/server.' },
+            { regex: '^\\.\\./[^./]', message: 'Features do not import each other: let the route compose them.' },
+            { group: ['**/routes/**', '**/app-routes'], message: 'Features do not import routes.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/server/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**'], message: 'The server never imports from src/web.' }] }],

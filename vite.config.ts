@@ -16,9 +16,13 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react()],
   // Only VITE_PUBLIC_-prefixed variables could reach the bundle; we define none, so no secret can.
   envPrefix: 'VITE_PUBLIC_',
-  // The server entry is one self-contained module: packages such as react-bootstrap are not
-  // importable as ES modules by Node, and bundled React is built for production once.
-  ssr: { noExternal: true },
+  // The built server entry is one self-contained module (bundled React is built for production
+  // once). In development Node loads the packages itself, except react-bootstrap, whose
+  // per-component folders Node cannot import as ES modules.
+  // The server entry is one self-contained module, dependencies included: several (react-bootstrap
+  // and its helpers) cannot be imported by Node as ES modules. In development Vite pre-bundles
+  // them for the server as it does for the browser.
+  ssr: { noExternal: true, optimizeDeps: { noDiscovery: false } },
   publicDir: isSsrBuild ? false : 'public',
   build: isSsrBuild
     ? {

@@ -28,7 +28,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerWebApp } from './http/web-app.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { builtPageRenderer, vitePageRenderer, type PageRenderer } from './pages/page-renderer.js';
+import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
 import { createPageHandler } from './pages/pages.js';
 import { localUploadsDir } from './storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from './storage/storage.js';
@@ -54,10 +54,11 @@ export interface BuildAppOptions {
   /** Folder of the built web app; defaults to `dist/web` of this package. */
   webRoot?: string;
   /**
-   * Where server-rendered pages come from. Default: Vite from source in development, else the
-   * build beside `webRoot` (no build: pages answer the JSON 404, as in API tests).
+   * Where server-rendered pages come from: `vite` renders from source (development, and the
+   * server-render tests), `built` from the build beside `webRoot` (no build: pages answer the
+   * JSON 404, as in API tests). Default: `vite` in development, else `built`.
    */
-  pageRenderer?: PageRenderer;
+  pages?: 'vite' | 'built';
 }
 
 /** The built web app sits beside the built server (`dist/web` next to `dist/server`). */
@@ -105,7 +106,8 @@ export async function buildApp(options: BuildAppOptions) {
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
-  const pageRenderer = options.pageRenderer ?? (config.env === 'development' ? await vitePageRenderer(app) : builtPageRenderer(webRoot));
+  const pages = options.pages ?? (config.env === 'development' ? 'vite' : 'built');
+  const pageRenderer = pages === 'vite' ? await vitePageRenderer(app, { hmr: config.env === 'development' }) : builtPageRenderer(webRoot);
   await registerWebApp(app, {
     webRoot,
     uploadsRoot: config.s3 ? undefined : localUploadsDir(config),
