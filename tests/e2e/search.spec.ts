@@ -57,11 +57,14 @@ test.describe('search', () => {
   });
 
   test("'Loading...' first, then 'No Blogs Found' when nothing matches", async ({ page }) => {
+    await page.goto('/about');
+    await expect(page.getByRole('heading', { name: 'About us' })).toBeVisible();
     await page.route('**/api/search?**', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       await route.continue();
     });
-    await page.goto(`/search?searchTerm=${uniqueWord()}`);
+    await page.getByRole('searchbox', { name: 'Search' }).fill(uniqueWord());
+    await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
     await expect(page.getByText('Loading...')).toBeVisible();
     await expect(page.getByText('No Blogs Found')).toBeVisible();
     await expect(cards(page)).toHaveCount(0);
