@@ -96,6 +96,7 @@ test('the browser hydrates the pages without a warning, and navigation after tha
   await page.getByRole('button', { name: 'Prev' }).click();
   await expect(page.getByRole('dialog')).toContainText('You are already on the first page');
   await page.getByRole('button', { name: 'Okay' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
   await page.getByRole('searchbox', { name: 'Search' }).fill(word);
   await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
