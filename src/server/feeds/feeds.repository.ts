@@ -1,0 +1,81 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/**
+ * Every feed and sitemap query. Each request runs one of these (the sitemap index two), and none
+ * reads more rows than it returns: the newest blogs come from `blogs_newest_idx`, sitemap parts
+ * from the primary key (keyset paging by id, never OFFSET).
+ */
+
+export interface FeedBlogRow {
+  id: string;
+  title: string;
+  body: string;
+  created_at: Date;
+  author: string;
+}
+
+/** The newest blogs of the whole site with their authors' e-mails. */
+export function newestBlogs(db: Kysely<Database>, limit: number): Promise<FeedBlogRow[]> {
+  return db
+    .selectFrom('blogs')
+    .innerJoin('user', 'user.id', 'blogs.user_id')
+    .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at', 'user.email as author'])
+    .orderBy('blogs.created_at', 'desc')
+    .orderBy('blogs.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * One author's e-mail and newest blogs in one query: no row means no such user; one row with a
+ * null blog means a user without blogs.
+ */
+export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, limit: number) {
+  return db
+    .selectFrom('user')
+    .leftJoin('blogs', 'blogs.user_id', 'user.id')
+    .select(['user.email as author', 'blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at'])
+    .where('user.id', '=', authorId)
+    .orderBy('blogs.created_at', 'desc')
+    .orderBy('blogs.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export interface SitemapBlogRow {
+  id: string;
+  updated_at: Date;
+}
+
+/** Up to `limit` blogs in id order, from `fromId` (inclusive) or from the first. */
+export function blogsById(db: Kysely<Database>, options: { fromId?: string; limit: number }): Promise<SitemapBlogRow[]> {
+  let query = db.selectFrom('blogs').select(['id', 'updated_at']).orderBy('id').limit(options.limit);
+  if (options.fromId !== undefined) query = query.where('id', '>=', options.fromId);
+  return query.execute();
+}
+
+export interface SitemapPartRow {
+  /** The part's first blog id: its keyset cursor. */
+  first_id: string;
+  last_modified: Date;
+}
+
+/**
+ * The blogs cut into parts of `partSize` in id order, with each part's first id and newest
+ * change, in one pass over the table.
+ */
+export async function sitemapParts(db: Kysely<Database>, partSize: number): Promise<SitemapPartRow[]> {
+  const { rows } = await sql<SitemapPartRow>`
+    with numbered as (
+      select id, updated_at, row_number() over (order by id) - 1 as n from blogs
+    ), parted as (
+      select id, updated_at, n / ${partSize} as part, n % ${partSize} = 0 as starts_part from numbered
+    )
+    select (array_agg(id) filter (where starts_part))[1] as first_id, max(updated_at) as last_modified
+    from parted
+    group by part
+    order by part
+  `.execute(db);
+  return rows;
+}
