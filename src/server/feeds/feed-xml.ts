@@ -30,6 +30,11 @@ export function escapeXml(text: string): string {
   return text.replace(NOT_XML_CHAR, '').replace(/[&<>"'\r]/g, (char) => ESCAPES[char]!);
 }
 
+/** An attribute value: parsers turn a literal tab or newline there into a space, references survive. */
+function escapeAttribute(value: string): string {
+  return escapeXml(value).replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;');
+}
+
 /** `<name attr="...">text</name>`, or with child elements, or empty (`<name/>`). Names are ours, never input. */
 export function element(
   name: string,
@@ -37,7 +42,7 @@ export function element(
   attributes: Record<string, string> = {},
 ): XmlFragment {
   const attrs = Object.entries(attributes)
-    .map(([key, value]) => ` ${key}="${escapeXml(value)}"`)
+    .map(([key, value]) => ` ${key}="${escapeAttribute(value)}"`)
     .join('');
   if (typeof content === 'string') return { markup: `<${name}${attrs}>${escapeXml(content)}</${name}>` };
   if (content.length === 0) return { markup: `<${name}${attrs}/>` };

@@ -2,29 +2,21 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 /**
- * Every feed and sitemap query. Each request runs one of these (the sitemap index two), and none
- * reads more rows than it returns: the newest blogs come from `blogs_newest_idx`, sitemap parts
- * from the primary key (keyset paging by id, never OFFSET).
+ * Every feed and sitemap query. Each request runs one of these (the sitemap index two). The
+ * newest blogs come from `blogs_newest_idx` and sitemap parts from the primary key (keyset
+ * paging by id, never OFFSET), so they read about as many rows as they return.
+ * Queries are returned unexecuted so their plans can be checked (`feeds.test.ts`).
  */
 
-export interface FeedBlogRow {
-  id: string;
-  title: string;
-  body: string;
-  created_at: Date;
-  author: string;
-}
-
 /** The newest blogs of the whole site with their authors' e-mails. */
-export function newestBlogs(db: Kysely<Database>, limit: number): Promise<FeedBlogRow[]> {
+export function newestBlogs(db: Kysely<Database>, limit: number) {
   return db
     .selectFrom('blogs')
     .innerJoin('user', 'user.id', 'blogs.user_id')
     .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at', 'user.email as author'])
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc')
-    .limit(limit)
-    .execute();
+    .limit(limit);
 }
 
 /**
@@ -39,20 +31,13 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
     .where('user.id', '=', authorId)
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-export interface SitemapBlogRow {
-  id: string;
-  updated_at: Date;
+    .limit(limit);
 }
 
 /** Up to `limit` blogs in id order, from `fromId` (inclusive) or from the first. */
-export function blogsById(db: Kysely<Database>, options: { fromId?: string; limit: number }): Promise<SitemapBlogRow[]> {
-  let query = db.selectFrom('blogs').select(['id', 'updated_at']).orderBy('id').limit(options.limit);
-  if (options.fromId !== undefined) query = query.where('id', '>=', options.fromId);
-  return query.execute();
+export function blogsById(db: Kysely<Database>, options: { fromId?: string; limit: number }) {
+  const query = db.selectFrom('blogs').select(['id', 'updated_at']).orderBy('id').limit(options.limit);
+  return options.fromId === undefined ? query : query.where('id', '>=', options.fromId);
 }
 
 export interface SitemapPartRow {

@@ -3,7 +3,7 @@ import { absoluteUrl, paths } from '../../shared/paths.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { notFound } from '../errors.js';
-import { authorWithNewestBlogs, blogsById, newestBlogs, sitemapParts, type SitemapBlogRow } from './feeds.repository.js';
+import { authorWithNewestBlogs, blogsById, newestBlogs, sitemapParts } from './feeds.repository.js';
 import { rssXml, type RssItem } from './rss-xml.js';
 import { type SitemapEntry, sitemapIndexXml, urlsetXml } from './sitemap-xml.js';
 
@@ -42,7 +42,7 @@ export function blogDescription(blog: { body: string }): string {
 const staticPageEntries = (config: Config): SitemapEntry[] =>
   STATIC_PAGES.map((path) => ({ loc: absoluteUrl(config.publicUrl, path) }));
 
-const blogEntry = (config: Config, blog: SitemapBlogRow): SitemapEntry => ({
+const blogEntry = (config: Config, blog: { id: string; updated_at: Date }): SitemapEntry => ({
   loc: absoluteUrl(config.publicUrl, paths.viewBlog(blog.id)),
   lastmod: new Date(blog.updated_at),
 });
@@ -55,7 +55,7 @@ const blogEntry = (config: Config, blog: SitemapBlogRow): SitemapEntry => ({
 export async function sitemap(deps: FeedDeps): Promise<string> {
   const { config, db } = deps;
   const room = config.sitemapPartSize - STATIC_PAGES.length;
-  const blogs = await blogsById(db, { limit: room + 1 });
+  const blogs = await blogsById(db, { limit: room + 1 }).execute();
   if (blogs.length <= room) {
     return urlsetXml([...staticPageEntries(config), ...blogs.map((blog) => blogEntry(config, blog))]);
   }
@@ -75,7 +75,7 @@ export function sitemapPages(config: Config): string {
 
 /** One part of the index: up to a part's worth of blogs in id order from `fromId` (or the first). */
 export async function sitemapBlogsPart(deps: FeedDeps, fromId?: string): Promise<string> {
-  const blogs = await blogsById(deps.db, { fromId, limit: deps.config.sitemapPartSize });
+  const blogs = await blogsById(deps.db, { fromId, limit: deps.config.sitemapPartSize }).execute();
   if (blogs.length === 0) throw notFound('There is no such sitemap part.');
   return urlsetXml(blogs.map((blog) => blogEntry(deps.config, blog)));
 }
@@ -101,7 +101,7 @@ export async function rssFeed(deps: FeedDeps, authorId?: string): Promise<string
   const { config, db } = deps;
   const home = absoluteUrl(config.publicUrl, paths.home());
   if (authorId === undefined) {
-    const blogs = await newestBlogs(db, RSS_ITEM_COUNT);
+    const blogs = await newestBlogs(db, RSS_ITEM_COUNT).execute();
     return rssXml({
       title: config.siteName,
       link: home,
@@ -111,7 +111,7 @@ export async function rssFeed(deps: FeedDeps, authorId?: string): Promise<string
     });
   }
 
-  const rows = await authorWithNewestBlogs(db, authorId, RSS_ITEM_COUNT);
+  const rows = await authorWithNewestBlogs(db, authorId, RSS_ITEM_COUNT).execute();
   const author = rows[0]?.author;
   if (author === undefined) throw notFound('There is no such author.');
   const blogs = rows.flatMap(({ id, title, body, created_at }) =>
