@@ -3,9 +3,9 @@ import type { Database } from '../db/schema.js';
 
 /**
  * Every feed and sitemap query. Each request runs one of these (the sitemap index two). The
- * newest blogs come from `blogs_newest_idx` and sitemap parts from the primary key (keyset
- * paging by id, never OFFSET), so they read about as many rows as they return.
- * Queries are returned unexecuted so their plans can be checked (`feeds.test.ts`).
+ * newest blogs come from `blogs_newest_idx` or `blogs_user_newest_idx`, sitemap parts are id
+ * ranges of `blogs_sitemap_idx` (keyset paging by id, never OFFSET), so each reads about as many
+ * rows as it returns. Queries are returned unexecuted, so `feeds.test.ts` can check their plans.
  */
 
 /** The newest blogs of the whole site with their authors' e-mails. */
@@ -21,17 +21,28 @@ export function newestBlogs(db: Kysely<Database>, limit: number) {
 
 /**
  * One author's e-mail and newest blogs in one query: no row means no such user; one row with a
- * null blog means a user without blogs.
+ * null blog means a user without blogs. The lateral subquery reads only the first `limit` rows
+ * of the author's range in `blogs_user_newest_idx`, however many blogs they have.
  */
 export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, limit: number) {
   return db
     .selectFrom('user')
-    .leftJoin('blogs', 'blogs.user_id', 'user.id')
-    .select(['user.email as author', 'blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at'])
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('blogs')
+          .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at'])
+          .whereRef('blogs.user_id', '=', 'user.id')
+          .orderBy('blogs.created_at', 'desc')
+          .orderBy('blogs.id', 'desc')
+          .limit(limit)
+          .as('newest'),
+      (join) => join.onTrue(),
+    )
+    .select(['user.email as author', 'newest.id', 'newest.title', 'newest.body', 'newest.created_at'])
     .where('user.id', '=', authorId)
-    .orderBy('blogs.created_at', 'desc')
-    .orderBy('blogs.id', 'desc')
-    .limit(limit);
+    .orderBy('newest.created_at', 'desc')
+    .orderBy('newest.id', 'desc');
 }
 
 /** Up to `limit` blogs in id order, from `fromId` (inclusive) or from the first. */
@@ -48,10 +59,10 @@ export interface SitemapPartRow {
 
 /**
  * The blogs cut into parts of `partSize` in id order, with each part's first id and newest
- * change, in one pass over the table.
+ * change, in one pass over `blogs_sitemap_idx`.
  */
-export async function sitemapParts(db: Kysely<Database>, partSize: number): Promise<SitemapPartRow[]> {
-  const { rows } = await sql<SitemapPartRow>`
+export function sitemapParts(partSize: number) {
+  return sql<SitemapPartRow>`
     with numbered as (
       select id, updated_at, row_number() over (order by id) - 1 as n from blogs
     ), parted as (
@@ -61,6 +72,5 @@ export async function sitemapParts(db: Kysely<Database>, partSize: number): Prom
     from parted
     group by part
     order by part
-  `.execute(db);
-  return rows;
+  `;
 }

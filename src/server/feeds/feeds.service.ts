@@ -59,7 +59,7 @@ export async function sitemap(deps: FeedDeps): Promise<string> {
   if (blogs.length <= room) {
     return urlsetXml([...staticPageEntries(config), ...blogs.map((blog) => blogEntry(config, blog))]);
   }
-  const parts = await sitemapParts(db, config.sitemapPartSize);
+  const { rows: parts } = await sitemapParts(config.sitemapPartSize).execute(db);
   return sitemapIndexXml([
     { loc: absoluteUrl(config.publicUrl, paths.sitemapPages()) },
     ...parts.map((part) => ({
