@@ -50,7 +50,8 @@ const blogEntry = (config: Config, blog: { id: string; updated_at: Date }): Site
 /**
  * `/sitemap.xml`: every URL in one file while they fit in one part (`SITEMAP_PART_SIZE`), else an
  * index of the static pages' file and the blog parts, each part starting at a blog id. The
- * first query reads at most one part, so small sites need no second.
+ * first query reads at most one part, so a site that fits needs no second; past that, the index
+ * costs that read plus one pass over the covering index.
  */
 export async function sitemap(deps: FeedDeps): Promise<string> {
   const { config, db } = deps;
