@@ -23,6 +23,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { contactRoutes } from './contact/contact.routes.js';
+import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
@@ -104,6 +105,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(feedRoutes, deps);
 
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   const pages = options.pages ?? (config.env === 'development' ? 'vite' : 'built');

@@ -66,6 +66,12 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
+  SITEMAP_PART_SIZE: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(10, 'must be at least 10')
+    .max(50_000, 'must be at most 50000 (the sitemap protocol\'s limit)')
+    .default(50_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -90,6 +96,8 @@ export interface Config {
   publicUrl: string;
   /** The site's name in page titles, feeds and Open Graph (`SITE_NAME`). */
   siteName: string;
+  /** Most URLs in one sitemap file; more blogs make `/sitemap.xml` an index of parts (`SITEMAP_PART_SIZE`). */
+  sitemapPartSize: number;
   authSecret: string;
   requireEmailVerification: boolean;
   mail: { smtpUrl?: string; from: string; contactTo?: string };
@@ -132,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     siteName: e.SITE_NAME,
+    sitemapPartSize: e.SITEMAP_PART_SIZE,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactTo: e.CONTACT_TO },
