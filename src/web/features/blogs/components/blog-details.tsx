@@ -16,7 +16,7 @@ export function BlogDetails({ blog, isOwner }: { blog: Blog; isOwner: boolean })
           {blog.title}
         </Card.Title>
         <Card.Text className="blog-body">{blog.blog}</Card.Text>
-        {blog.imageUrl && <BlogImage src={blog.imageUrl} title={blog.title} fit="contain" />}
+        <BlogImage blog={blog} fit="contain" priority />
         <VoteButtons blog={blog} />
         {isOwner && (
           <div className="d-flex flex-wrap gap-2 mt-3">

@@ -32,7 +32,7 @@ export function SearchResults({ searchTerm, page, onPageChange }: { searchTerm: 
       <p role="status" className="h5 mb-4 search-summary">
         {total} blogs matched the search term {searchTerm}
       </p>
-      {items.length === 0 ? <p>There are no blogs on this page.</p> : items.map((blog) => <BlogCard key={blog.id} blog={blog} />)}
+      {items.length === 0 ? <p>There are no blogs on this page.</p> : items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)}
       <BlogPager page={page} hasMore={hasMore} onPageChange={onPageChange} />
     </>
   );
