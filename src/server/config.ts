@@ -65,6 +65,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
+  IMAGE_BACKFILL_ON_START: booleanFlag(true),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
   SITEMAP_PART_SIZE: z.coerce
     .number({ message: 'must be a whole number' })
@@ -110,6 +111,8 @@ export interface Config {
     timeoutMs: number;
   };
   s3?: S3Config;
+  /** Make the variants of images stored before they existed, in the background after start-up. */
+  imageBackfillOnStart: boolean;
   socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
   logLevel: string;
 }
@@ -162,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           publicUrl: e.S3_PUBLIC_URL,
         }
       : undefined,
+    imageBackfillOnStart: e.IMAGE_BACKFILL_ON_START,
     socialProviders: parseSocialProviders(env),
     logLevel: e.LOG_LEVEL,
   };

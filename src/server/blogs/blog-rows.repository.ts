@@ -18,6 +18,9 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
       'blogs.body',
       'blogs.user_id',
       'blogs.image_key',
+      'blogs.image_width',
+      'blogs.image_height',
+      'blogs.image_variant_widths',
       'blogs.created_at',
       'blogs.updated_at',
       'blogs.upvotes',
@@ -34,6 +37,9 @@ export interface BlogRow {
   body: string;
   user_id: string;
   image_key: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  image_variant_widths: number[] | null;
   created_at: Date;
   updated_at: Date;
   upvotes: number;

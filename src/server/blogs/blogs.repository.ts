@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { StoredImage } from '../images/stored-image.js';
 import { selectBlogRows, type BlogRow } from './blog-rows.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -36,11 +37,11 @@ export async function findBlogRow(db: Db, viewerId: string | null, id: string): 
 
 export async function insertBlog(
   db: Db,
-  row: { userId: string; title: string; body: string; imageKey: string | null },
+  row: { userId: string; title: string; body: string; image: StoredImage | null },
 ): Promise<string> {
   const inserted = await db
     .insertInto('blogs')
-    .values({ user_id: row.userId, title: row.title, body: row.body, image_key: row.imageKey })
+    .values({ user_id: row.userId, title: row.title, body: row.body, ...imageColumns(row.image) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return inserted.id;
@@ -56,14 +57,14 @@ export async function updateOwnBlog(
   db: Db,
   id: string,
   userId: string,
-  changes: { title: string; body: string; imageKey?: string },
+  changes: { title: string; body: string; image?: StoredImage },
 ): Promise<boolean> {
   const result = await db
     .updateTable('blogs')
     .set({
       title: changes.title,
       body: changes.body,
-      ...(changes.imageKey !== undefined ? { image_key: changes.imageKey } : {}),
+      ...(changes.image !== undefined ? imageColumns(changes.image) : {}),
       updated_at: new Date(),
     })
     .where('id', '=', id)
@@ -75,4 +76,13 @@ export async function updateOwnBlog(
 export async function deleteOwnBlog(db: Db, id: string, userId: string): Promise<boolean> {
   const result = await db.deleteFrom('blogs').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+function imageColumns(image: StoredImage | null) {
+  return {
+    image_key: image?.key ?? null,
+    image_width: image?.width ?? null,
+    image_height: image?.height ?? null,
+    image_variant_widths: image?.variantWidths ?? null,
+  };
 }

@@ -110,7 +110,9 @@ describe('server-rendered pages', () => {
     expect(page.meta('og:type')).toBe('article');
     expect(page.meta('og:title')).toBe('Blog with a picture');
     expect(page.meta('og:url')).toBe(url);
-    expect(page.meta('og:image')).toBe(`${TEST_PUBLIC_URL}${imageBlog.imageUrl}`);
+    // The 1200 × 630 crop made for previews.
+    expect(imageBlog.image?.ogUrl).toMatch(/-og\.webp$/);
+    expect(page.meta('og:image')).toBe(`${TEST_PUBLIC_URL}${imageBlog.image!.ogUrl}`);
     expect(page.meta('twitter:card')).toBe('summary_large_image');
     expect(page.jsonLd).toMatchObject({
       '@context': 'https://schema.org',
@@ -119,7 +121,7 @@ describe('server-rendered pages', () => {
       datePublished: imageBlog.createdAt,
       dateModified: imageBlog.updatedAt,
       author: { '@type': 'Person', name: author.email },
-      image: `${TEST_PUBLIC_URL}${imageBlog.imageUrl}`,
+      image: `${TEST_PUBLIC_URL}${imageBlog.image!.ogUrl}`,
       url,
     });
     expect(page.text).toContain('Words. Words.');
@@ -183,7 +185,7 @@ describe('server-rendered pages', () => {
   });
 
   it('answers unknown paths with 404 and the not-found screen', async () => {
-    for (const url of ['/no/such/page', '/viewblog', '/about/extra']) {
+    for (const url of ['/no/such/page', '/blogs', '/about/extra']) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(404);
       expect(parsePage(response.body).text).toContain('The Page you are looking for does not exist');

@@ -29,7 +29,7 @@ function HomePage() {
       {blogs.items.length === 0 ? (
         <p>{page === 1 ? messages.noBlogs : 'There are no blogs on this page.'}</p>
       ) : (
-        blogs.items.map((blog) => <BlogCard key={blog.id} blog={blog} />)
+        blogs.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)
       )}
       <Pager page={page} hasMore={blogs.hasMore} onPageChange={goTo} />
     </>

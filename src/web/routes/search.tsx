@@ -44,7 +44,7 @@ function SearchResults({ searchTerm, page, onPageChange }: { searchTerm: string;
       <p role="status" className="h5 mb-4 search-summary">
         {results.total} blogs matched the search term {searchTerm}
       </p>
-      {results.items.length === 0 ? <p>There are no blogs on this page.</p> : results.items.map((blog) => <BlogCard key={blog.id} blog={blog} />)}
+      {results.items.length === 0 ? <p>There are no blogs on this page.</p> : results.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)}
       <Pager page={page} hasMore={results.hasMore} onPageChange={onPageChange} />
     </>
   );

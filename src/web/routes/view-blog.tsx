@@ -44,7 +44,9 @@ export const viewBlogScreen: Screen = {
     const blog = id ? queryClient.getQueryData(getBlogQueryOptions(id).queryKey) : undefined;
     if (!blog) return { title: messages.blogDoesNotExist, description: SITE_DESCRIPTION, path: paths.viewBlog(id) };
     const canonical = paths.viewBlog(blog.id);
-    const image = blog.imageUrl ? absoluteImageUrl(site, blog.imageUrl) : null;
+    // The 1200 × 630 crop made for previews, else the image itself (until the backfill made one).
+    const preview = blog.image?.ogUrl ?? blog.imageUrl;
+    const image = preview ? absoluteImageUrl(site, preview) : null;
     return {
       title: blog.title,
       description: describe(blog.blog),

@@ -6,8 +6,11 @@ import { paths } from '../../../../shared/paths';
 import { createdDate } from './blog-dates';
 import { BlogImage } from './blog-image';
 
-/** One blog in a list (home, search): author, title, body, image, link, counts, date. */
-export function BlogCard({ blog }: { blog: Blog }) {
+/**
+ * One blog in a list (home, search): author, title, body, image, link, counts, date.
+ * `priority` goes to the first card of a list: its image is likely the largest thing on screen.
+ */
+export function BlogCard({ blog, priority = false }: { blog: Blog; priority?: boolean }) {
   const titleId = useId();
   return (
     <Card className="mb-4" as="article" aria-labelledby={titleId}>
@@ -17,7 +20,7 @@ export function BlogCard({ blog }: { blog: Blog }) {
           {blog.title}
         </Card.Title>
         <Card.Text className="blog-body">{blog.blog}</Card.Text>
-        {blog.imageUrl && <BlogImage src={blog.imageUrl} title={blog.title} fit="cover" />}
+        <BlogImage blog={blog} fit="cover" priority={priority} />
         <Link className="btn btn-primary" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
           View this Blog
         </Link>

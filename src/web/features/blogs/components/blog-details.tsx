@@ -21,7 +21,7 @@ export function BlogDetails({ blog, isOwner, votes }: { blog: Blog; isOwner: boo
           {blog.title}
         </Card.Title>
         <Card.Text className="blog-body">{blog.blog}</Card.Text>
-        {blog.imageUrl && <BlogImage src={blog.imageUrl} title={blog.title} fit="contain" />}
+        <BlogImage blog={blog} fit="contain" priority />
         <div className="d-flex flex-wrap align-items-center gap-3 blog-actions">
           {votes}
           {isOwner && (
