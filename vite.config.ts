@@ -24,6 +24,13 @@ export default defineConfig(({ isSsrBuild }) => ({
   // them for the server as it does for the browser.
   ssr: { noExternal: true, optimizeDeps: { noDiscovery: false } },
   publicDir: isSsrBuild ? false : 'public',
+  css: {
+    preprocessorOptions: {
+      // Bootstrap 5.3's Sass still uses @import and the global colour functions; Dart Sass warns
+      // about each use. Those are Bootstrap's to change, not ours.
+      scss: { quietDeps: true, silenceDeprecations: ['import', 'global-builtin', 'color-functions', 'if-function'] },
+    },
+  },
   build: isSsrBuild
     ? {
         outDir: path.join(buildDir, 'web-server'),
@@ -32,6 +39,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     : {
         outDir: path.join(buildDir, 'web'),
         emptyOutDir: true,
-        sourcemap: true,
+        // Maps are written to disk for debugging, but the bundles do not point at them and the
+        // server does not serve them (unless SERVE_SOURCE_MAPS=true).
+        sourcemap: 'hidden',
       },
 }));

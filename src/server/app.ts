@@ -112,6 +112,7 @@ export async function buildApp(options: BuildAppOptions) {
   const pageRenderer = pages === 'vite' ? await vitePageRenderer(app, { hmr: config.env === 'development' }) : builtPageRenderer(webRoot);
   await registerWebApp(app, {
     webRoot,
+    serveSourceMaps: config.serveSourceMaps,
     uploadsRoot: config.s3 ? undefined : localUploadsDir(config),
     renderPage: pageRenderer && createPageHandler(app, { renderer: pageRenderer, site: { name: config.siteName, publicUrl: config.publicUrl } }),
   });

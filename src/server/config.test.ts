@@ -20,6 +20,7 @@ describe('configuration', () => {
     expect(config.s3).toBeUndefined();
     expect(config.socialProviders).toEqual({});
     expect(config.sitemapPartSize).toBe(50_000);
+    expect(config.serveSourceMaps).toBe(false);
   });
 
   it('generates the auth secret once and keeps it readable by the owner only', () => {

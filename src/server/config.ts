@@ -66,6 +66,7 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
   IMAGE_BACKFILL_ON_START: booleanFlag(true),
+  SERVE_SOURCE_MAPS: booleanFlag(false),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
   SITEMAP_PART_SIZE: z.coerce
     .number({ message: 'must be a whole number' })
@@ -113,6 +114,8 @@ export interface Config {
   s3?: S3Config;
   /** Make the variants of images stored before they existed, in the background after start-up. */
   imageBackfillOnStart: boolean;
+  /** Serve the build's `*.map` files to browsers (`SERVE_SOURCE_MAPS`); off, they stay on disk only. */
+  serveSourceMaps: boolean;
   socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
   logLevel: string;
 }
@@ -166,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     imageBackfillOnStart: e.IMAGE_BACKFILL_ON_START,
+    serveSourceMaps: e.SERVE_SOURCE_MAPS,
     socialProviders: parseSocialProviders(env),
     logLevel: e.LOG_LEVEL,
   };

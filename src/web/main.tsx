@@ -1,4 +1,4 @@
-import 'bootstrap/dist/css/bootstrap.min.css';
+import './bootstrap.scss';
 import './styles.css';
 import { hydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';

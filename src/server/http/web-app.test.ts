@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_STATE_ID } from '../../shared/page-render.js';
@@ -12,17 +13,30 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 describe('serving the web app', () => {
   let t: TestApp;
   let app: App;
+  let withMaps: App;
   beforeAll(async () => {
     t = await createTestApp();
     const webRoot = mkdtempSync(path.join(os.tmpdir(), 'blog-web-'));
     mkdirSync(path.join(webRoot, 'assets'));
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
     writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
+    writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["../../src/web/main.tsx"],"mappings":""}');
     app = await buildApp({ config: t.config, database: t.database, logger: false, webRoot });
+    withMaps = await buildApp({ config: { ...t.config, serveSourceMaps: true }, database: t.database, logger: false, webRoot });
   });
   afterAll(async () => {
     await app.close();
+    await withMaps.close();
     await t.close();
+  });
+
+  it('keeps source maps on disk: not served unless SERVE_SOURCE_MAPS is on', async () => {
+    const refused = await app.inject({ method: 'GET', url: '/assets/index-abc123.js.map' });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.body).not.toContain('src/web/main.tsx');
+    const served = await withMaps.inject({ method: 'GET', url: '/assets/index-abc123.js.map' });
+    expect(served.statusCode).toBe(200);
+    expect(served.body).toContain('src/web/main.tsx');
   });
 
   it('never serves the page template as it is', async () => {
@@ -61,6 +75,29 @@ describe('a page that fails to render', () => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.body).toContain('Something went wrong');
     expect(response.body).not.toMatch(/secret|db\.ts|at /);
+    await app.close();
+  });
+});
+
+describe('a rendered page', () => {
+  it('is compressed when the browser accepts it, although pages answer from the not-found handler', async () => {
+    const app = Fastify({ logger: false });
+    await app.register(fastifyCompress, { threshold: 1024 });
+    const renderer: PageRenderer = {
+      load: async () => ({
+        setApiTransport: () => undefined,
+        renderPage: async () => ({ kind: 'page', status: 200, head: '<title>Home</title>', body: `<p>${'words '.repeat(2000)}</p>`, state: '{}' }),
+      }),
+      template: async () => '<!doctype html><head><!--app-head--></head><div id="root"><!--app-body--></div><!--app-state-->',
+    };
+    app.setNotFoundHandler(createPageHandler(app, { renderer, site: { name: 'Site', publicUrl: 'http://localhost' } }));
+    const compressed = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.rawPayload.length).toBeLessThan(2000);
+    const plain = await app.inject({ method: 'GET', url: '/' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('<title>Home</title>');
     await app.close();
   });
 });

@@ -8,6 +8,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export interface WebAppOptions {
   webRoot: string;
   uploadsRoot?: string;
+  /** Serve the build's `*.map` files; off, they are on disk for debugging but never sent. */
+  serveSourceMaps?: boolean;
   /** Answers page requests (server rendering); without it, pages get the JSON 404. */
   renderPage?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
@@ -26,8 +28,9 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       prefix: '/',
       wildcard: false,
       index: false,
-      // The template is filled in by the renderer; it is never served as it is.
-      allowedPath: (pathname) => pathname !== '/index.html',
+      // The template is filled in by the renderer; it is never served as it is. Source maps
+      // would hand out the whole source; they are kept on disk unless asked for.
+      allowedPath: (pathname) => pathname !== '/index.html' && (options.serveSourceMaps === true || !pathname.endsWith('.map')),
       setHeaders(res, filePath) {
         const relative = path.relative(options.webRoot, filePath);
         res.header('cache-control', relative.startsWith('assets' + path.sep) ? IMMUTABLE : 'no-cache');

@@ -61,10 +61,12 @@ export function createPageHandler(app: FastifyInstance, { renderer, site }: Page
       return reply.status(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(SERVER_ERROR_PAGE);
     }
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
-    return reply
-      .status(page.status)
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(fillTemplate(template, page));
+    reply.status(page.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    const html = fillTemplate(template, page);
+    // Pages answer from the not-found handler, which @fastify/compress's per-route hooks do not
+    // reach: compress here (it honours accept-encoding), or send as is where it is not registered.
+    if (typeof reply.compress !== 'function') return reply.send(html);
+    reply.compress(html);
+    return reply;
   };
 }

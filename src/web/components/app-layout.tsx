@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router';
 import { messages } from '../../shared/messages';
-import { useSession } from '../lib/auth-client';
+import { sessionQueryOptions, useSession, useSessionAcrossTabs } from '../lib/session';
 import { fullTitle, isRouteHandle } from '../lib/page-meta';
 import { useSite } from '../lib/site-context';
 import { Footer } from './footer';
@@ -20,7 +20,8 @@ function useRefetchWhenViewerChanges() {
   const previous = useRef<string | null>(null);
   useEffect(() => {
     if (isPending) return;
-    if (previous.current !== viewerId) void queryClient.invalidateQueries();
+    // Everything but the session itself, which just answered.
+    if (previous.current !== viewerId) void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryOptions.queryKey[0] });
     previous.current = viewerId;
   }, [isPending, viewerId, queryClient]);
 }
@@ -40,6 +41,7 @@ function useDocumentTitle() {
 }
 
 export function AppLayout() {
+  useSessionAcrossTabs();
   useRefetchWhenViewerChanges();
   useDocumentTitle();
   const navigation = useNavigation();

@@ -1,6 +1,7 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+
+// Most pages never open a dialog: the modal's code loads with the first one.
+const MessageDialogModal = lazy(() => import('./message-dialog-modal'));
 
 export interface DialogOptions {
   title: string;
@@ -22,10 +23,12 @@ const DialogContext = createContext<ShowDialog | null>(null);
  */
 export function DialogProvider({ children }: { children: ReactNode }) {
   const [current, setCurrent] = useState<DialogOptions | null>(null);
+  const [opened, setOpened] = useState(false);
   const resolver = useRef<((answer: boolean) => void) | null>(null);
 
   const showDialog = useCallback<ShowDialog>((options) => {
     resolver.current?.(false);
+    setOpened(true);
     setCurrent(options);
     return new Promise<boolean>((resolve) => {
       resolver.current = resolve;
@@ -42,24 +45,11 @@ export function DialogProvider({ children }: { children: ReactNode }) {
   return (
     <DialogContext.Provider value={showDialog}>
       {children}
-      <Modal show={current !== null} onHide={() => close(false)} centered aria-labelledby="message-dialog-title" restoreFocus>
-        <Modal.Header closeButton>
-          <Modal.Title id="message-dialog-title" as="h2" className="h5">
-            {current?.title}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>{current?.message}</Modal.Body>
-        <Modal.Footer>
-          {current?.cancelLabel && (
-            <Button variant="secondary" onClick={() => close(false)}>
-              {current.cancelLabel}
-            </Button>
-          )}
-          <Button variant={current?.okVariant ?? 'primary'} onClick={() => close(true)} autoFocus>
-            {current?.okLabel ?? 'Okay'}
-          </Button>
-        </Modal.Footer>
-      </Modal>
+      {opened && (
+        <Suspense fallback={null}>
+          <MessageDialogModal current={current} close={close} />
+        </Suspense>
+      )}
     </DialogContext.Provider>
   );
 }

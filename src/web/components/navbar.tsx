@@ -7,7 +7,7 @@ import Nav from 'react-bootstrap/Nav';
 import BootstrapNavbar from 'react-bootstrap/Navbar';
 import NavDropdown from 'react-bootstrap/NavDropdown';
 import { Link, NavLink, useNavigate } from 'react-router';
-import { authClient, useSession } from '../lib/auth-client';
+import { useAuthClient, useSession } from '../lib/session';
 
 export const TIP_JAR_URL = 'https://www.buymeacoffee.com/';
 
@@ -15,6 +15,7 @@ export const TIP_JAR_URL = 'https://www.buymeacoffee.com/';
 export function Navbar() {
   const { data: session } = useSession();
   const navigate = useNavigate();
+  const loadAuth = useAuthClient();
   const [term, setTerm] = useState('');
   const [expanded, setExpanded] = useState(false);
 
@@ -28,6 +29,7 @@ export function Navbar() {
 
   const logOut = async () => {
     setExpanded(false);
+    const { authClient } = await loadAuth();
     await authClient.signOut();
     void navigate(paths.home());
   };

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useSession } from '../lib/auth-client';
+import { useSession } from '../lib/session';
 import { LoadingPage, SignInPrompt } from './loading-page';
 
 export interface SignedInUser {

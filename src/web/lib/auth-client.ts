@@ -1,33 +1,28 @@
 import { emailOTPClient, magicLinkClient } from 'better-auth/client/plugins';
-import { createAuthClient } from 'better-auth/react';
+import { createAuthClient } from 'better-auth/client';
 import { ApiError } from './api-client';
-import { useHydrated } from './use-hydrated';
 
-/** Better Auth's client, talking to /api/auth on our own origin. */
+/**
+ * Better Auth's client, talking to /api/auth on our own origin. Loaded on demand (see
+ * `useAuthClient` in ./session): screens read the session through `useSession` instead.
+ */
 export const authClient = createAuthClient({
   basePath: '/api/auth',
   plugins: [magicLinkClient(), emailOTPClient()],
 });
 
 /**
- * The one way screens read the session. Better Auth's store notifies every subscriber
- * when the session changes (sign-in, sign-out), so all open screens follow without a reload.
+ * Calls `listener` after each Better Auth call that changes the session (sign-in, sign-up,
+ * sign-out). A magic-link sign-in, a password reset and our own account deletion are not among
+ * them: those call `refreshSession` themselves.
  */
-export function useSession() {
-  const session = authClient.useSession();
-  // Pages arrive rendered for an anonymous visitor: until the browser has hydrated them, the
-  // session reads as loading there too, so the first render matches the server's.
-  const hydrated = useHydrated();
-  return hydrated ? session : { ...session, data: null, isPending: true };
-}
-
-/**
- * Makes every screen read the session again. Better Auth does this by itself after the calls
- * it knows change the session; a magic-link sign-in, a password reset and our own account
- * deletion are not among them.
- */
-export function refreshSession(): void {
-  authClient.$store.notify('$sessionSignal');
+export function onSessionSignal(listener: () => void): void {
+  let first = true;
+  // Nano Stores' subscribe calls the listener at once with the current value; that is no change.
+  authClient.$store.listen('$sessionSignal', () => {
+    if (first) first = false;
+    else listener();
+  });
 }
 
 interface AuthClientError {

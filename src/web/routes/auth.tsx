@@ -4,7 +4,7 @@ import { LoadingPage } from '../components/loading-page';
 import { AuthForm } from '../features/auth/components/auth-form';
 import { AuthWelcome } from '../features/auth/components/auth-welcome';
 import { EmailLinkPage, LINK_VIEWS } from '../features/auth/components/email-link-views';
-import { useSession } from '../lib/auth-client';
+import { useSession } from '../lib/session';
 import { paths } from '../../shared/paths';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';

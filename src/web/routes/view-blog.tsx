@@ -6,7 +6,7 @@ import { paths } from '../../shared/paths';
 import { getBlogQueryOptions } from '../features/blogs/api/get-blog';
 import { BlogDetails } from '../features/blogs/components/blog-details';
 import { VoteButtons } from '../features/votes/components/vote-buttons';
-import { useSession } from '../lib/auth-client';
+import { useSession } from '../lib/session';
 import { loadQuery, routeError } from '../lib/load-query';
 import { absoluteImageUrl, describe, SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';

@@ -1,12 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ChangePasswordInput } from '../../../../shared/account-schema';
-import { authCall, authClient } from '../../../lib/auth-client';
+import { useAuthClient } from '../../../lib/session';
 
 /** Better Auth's change-password: checks the current password; can end every other session. */
-export function changePassword({ currentPassword, newPassword, revokeOtherSessions }: ChangePasswordInput) {
-  return authCall(authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions }));
-}
-
 export function useChangePassword() {
-  return useMutation({ mutationFn: changePassword });
+  const loadAuth = useAuthClient();
+  return useMutation({
+    mutationFn: async ({ currentPassword, newPassword, revokeOtherSessions }: ChangePasswordInput) => {
+      const { authCall, authClient } = await loadAuth();
+      return authCall(authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions }));
+    },
+  });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteAccountInput } from '../../../../shared/account-schema';
 import { apiFetch } from '../../../lib/api-client';
-import { refreshSession } from '../../../lib/auth-client';
+import { refreshSession } from '../../../lib/session';
 import { accountQueryOptions } from './get-account';
 
 export function deleteAccount(input: DeleteAccountInput) {
@@ -15,7 +15,7 @@ export function useDeleteAccount(userId: string) {
     mutationFn: deleteAccount,
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: accountQueryOptions(userId).queryKey });
-      refreshSession();
+      refreshSession(queryClient);
     },
   });
 }

@@ -7,7 +7,7 @@ import { FRESH_SESSION_MINUTES } from '../../../../shared/account-schema';
 import { messages } from '../../../../shared/messages';
 import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
-import { authClient } from '../../../lib/auth-client';
+import { useAuthClient } from '../../../lib/session';
 import { useDeleteAccount } from '../api/delete-account';
 import { ErrorNotice } from './form-notices';
 
@@ -15,6 +15,7 @@ import { ErrorNotice } from './form-notices';
 export function DeleteAccountSection({ userId, hasPassword }: { userId: string; hasPassword: boolean }) {
   const showDialog = useDialog();
   const navigate = useNavigate();
+  const loadAuth = useAuthClient();
   const remove = useDeleteAccount(userId);
   const [error, setError] = useState<string | null>(null);
 
@@ -49,8 +50,10 @@ export function DeleteAccountSection({ userId, hasPassword }: { userId: string; 
       setError(errorMessage(err));
       return;
     }
-    // The server has ended the session; this tells the other open tabs.
-    await authClient.signOut().catch(() => undefined);
+    // The server has ended the session; this clears the cookie too (the other tabs heard it from refreshSession).
+    await loadAuth()
+      .then(({ authClient }) => authClient.signOut())
+      .catch(() => undefined);
     await showDialog({ title: messages.accountDeleted, message: 'Your account and everything in it have been deleted.' });
     void navigate(paths.home());
   };

@@ -1,11 +1,12 @@
 import { paths } from '../../../../shared/paths';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Link, useNavigate } from 'react-router';
 import { newPasswordPairSchema } from '../../../../shared/account-schema';
 import { messages } from '../../../../shared/messages';
-import { authCall, authClient, refreshSession } from '../../../lib/auth-client';
+import { refreshSession } from '../../../lib/session';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
 import { PasswordField } from './auth-fields';
@@ -33,7 +34,7 @@ function ConfirmEmail({ token }: { token: string }) {
   const action = useAuthAction();
   const navigate = useNavigate();
   const confirm = async () => {
-    const result = await action.run(() => authCall(authClient.verifyEmail({ query: { token } })));
+    const result = await action.run(({ authClient, authCall }) => authCall(authClient.verifyEmail({ query: { token } })));
     if (!result) return;
     // Signed in by the confirmation: the page shows the welcome screen; else (confirmed before) the sign-in form.
     void navigate(paths.auth('sign_in'), { replace: true, state: { notice: 'Your email address is confirmed.' } });
@@ -52,16 +53,17 @@ function ConfirmEmail({ token }: { token: string }) {
 
 function MagicLinkConfirm({ token }: { token: string }) {
   const action = useAuthAction();
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const signIn = async () => {
-    const result = await action.run(async () => {
+    const result = await action.run(async ({ authClient, authCall }) => {
       const data: unknown = await authCall(authClient.magicLink.verify({ query: { token } }));
       // A spent or expired link answers with a redirect to an error page, not with a user.
       if (!data || typeof data !== 'object' || !('user' in data)) throw Object.assign(new Error('invalid'), { code: 'INVALID_TOKEN' });
       return data;
     });
     if (!result) return;
-    refreshSession();
+    refreshSession(queryClient);
     void navigate('/auth', { replace: true });
   };
   return (
@@ -83,6 +85,7 @@ function MagicLinkConfirm({ token }: { token: string }) {
 
 function UpdatePassword({ token }: { token: string }) {
   const action = useAuthAction();
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
@@ -98,10 +101,10 @@ function UpdatePassword({ token }: { token: string }) {
       return;
     }
     setErrors({});
-    const result = await action.run(() => authCall(authClient.resetPassword({ newPassword, token })));
+    const result = await action.run(({ authClient, authCall }) => authCall(authClient.resetPassword({ newPassword, token })));
     if (!result) return;
     // The reset ended every session of the account, this browser's too.
-    refreshSession();
+    refreshSession(queryClient);
     void navigate(paths.auth('sign_in'), { replace: true, state: { notice: messages.passwordUpdated } });
   };
 

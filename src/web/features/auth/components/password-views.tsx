@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { authCall, authClient } from '../../../lib/auth-client';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
 import { EmailField, PasswordField } from './auth-fields';
@@ -20,8 +19,8 @@ export function SignInView({ email, setEmail, password, setPassword }: Credentia
   const action = useAuthAction();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // On success Better Auth's session store updates and the page turns into the welcome screen.
-    void action.run(() => authCall(authClient.signIn.email({ email, password })));
+    // On success the session is read again and the page turns into the welcome screen.
+    void action.run(({ authClient, authCall }) => authCall(authClient.signIn.email({ email, password })));
   };
   return (
     <Form noValidate onSubmit={submit} aria-labelledby="auth-view-heading">
@@ -42,7 +41,7 @@ export function SignUpView({ email, setEmail, password, setPassword }: Credentia
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setConfirmation(null);
-    const result = await action.run(() => authCall(authClient.signUp.email({ email, password, name: email.split('@')[0] ?? '' })));
+    const result = await action.run(({ authClient, authCall }) => authCall(authClient.signUp.email({ email, password, name: email.split('@')[0] ?? '' })));
     // A user but no session: the address must be confirmed first (otherwise the page moves on, signed in).
     if (result && !result.token) setConfirmation(authTexts.signUp.confirmation);
   };
@@ -67,7 +66,7 @@ export function ForgottenPasswordView({ email, setEmail }: Pick<Credentials, 'em
     event.preventDefault();
     setSent(false);
     // The answer is the same whether or not the address has an account.
-    const result = await action.run(() => authCall(authClient.requestPasswordReset({ email })));
+    const result = await action.run(({ authClient, authCall }) => authCall(authClient.requestPasswordReset({ email })));
     if (result) setSent(true);
   };
   return (

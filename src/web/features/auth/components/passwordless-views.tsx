@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { messages } from '../../../../shared/messages';
-import { authCall, authClient } from '../../../lib/auth-client';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
 import { EmailField } from './auth-fields';
@@ -28,7 +27,7 @@ export function MagicLinkView({ email, setEmail }: EmailState) {
       return;
     }
     setEmptyEmail(false);
-    const result = await action.run(() => authCall(authClient.signIn.magicLink({ email: email.trim() })));
+    const result = await action.run(({ authClient, authCall }) => authCall(authClient.signIn.magicLink({ email: email.trim() })));
     if (result) setSent(true);
   };
   return (
@@ -59,7 +58,7 @@ export function VerifyOtpView({ email, setEmail }: EmailState) {
       send.setError(authTexts.magicLink.emptyEmail);
       return;
     }
-    const result = await send.run(() => authCall(authClient.emailOtp.sendVerificationOtp({ email: address, type: 'sign-in' })));
+    const result = await send.run(({ authClient, authCall }) => authCall(authClient.emailOtp.sendVerificationOtp({ email: address, type: 'sign-in' })));
     if (result) {
       setSentTo(address);
       setCode('');
@@ -69,7 +68,7 @@ export function VerifyOtpView({ email, setEmail }: EmailState) {
   const verifyCode = (event: FormEvent) => {
     event.preventDefault();
     if (!sentTo) return;
-    void verify.run(() => authCall(authClient.signIn.emailOtp({ email: sentTo, otp: code.trim() })));
+    void verify.run(({ authClient, authCall }) => authCall(authClient.signIn.emailOtp({ email: sentTo, otp: code.trim() })));
   };
 
   if (!sentTo) {

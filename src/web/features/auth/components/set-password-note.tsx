@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { authCall, authClient } from '../../../lib/auth-client';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
 import { ErrorNotice, SuccessNotice } from './form-notices';
@@ -10,7 +9,7 @@ export function SetPasswordNote({ email }: { email: string }) {
   const action = useAuthAction();
   const [sent, setSent] = useState(false);
   const send = async () => {
-    const result = await action.run(() => authCall(authClient.requestPasswordReset({ email })));
+    const result = await action.run(({ authClient, authCall }) => authCall(authClient.requestPasswordReset({ email })));
     if (result) setSent(true);
   };
   return (

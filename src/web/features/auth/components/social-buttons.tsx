@@ -1,6 +1,5 @@
 import { paths } from '../../../../shared/paths';
 import Button from 'react-bootstrap/Button';
-import { authCall, authClient } from '../../../lib/auth-client';
 import { useAuthProviders } from '../api/get-auth-providers';
 import { useAuthAction } from '../use-auth-action';
 import { ErrorNotice } from './form-notices';
@@ -31,7 +30,7 @@ export function SocialButtons() {
             disabled={action.pending}
             onClick={() =>
               // Better Auth's client follows the provider's URL; the provider sends the person back to /auth.
-              void action.run(() => authCall(authClient.signIn.social({ provider: provider.id, callbackURL: paths.auth(), errorCallbackURL: paths.auth('sign_in') })))
+              void action.run(({ authClient, authCall }) => authCall(authClient.signIn.social({ provider: provider.id, callbackURL: paths.auth(), errorCallbackURL: paths.auth('sign_in') })))
             }
           >
             Sign in with {displayName(provider.name)}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Carousel from 'react-bootstrap/Carousel';
 import { Link, useNavigate } from 'react-router';
-import { authClient } from '../../../lib/auth-client';
+import { useAuthClient } from '../../../lib/session';
 import './welcome-carousel.css';
 
 /** The spec's carousel: 5000 ms per slide, wrapping; react-bootstrap's swipe threshold is the spec's 40 px. */
@@ -40,12 +40,14 @@ function prefersReducedMotion(): boolean {
  */
 export function WelcomeCarousel() {
   const navigate = useNavigate();
+  const loadAuth = useAuthClient();
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(prefersReducedMotion);
   const [focusInside, setFocusInside] = useState(false);
   const playing = !paused && !focusInside;
 
   const signOut = async () => {
+    const { authClient } = await loadAuth();
     await authClient.signOut();
     void navigate('/auth', { replace: true });
   };

@@ -3,7 +3,7 @@ import type { Blog, VoteDirection } from '../../../../shared/blog-schema';
 import { messages } from '../../../../shared/messages';
 import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
-import { useSession } from '../../../lib/auth-client';
+import { useSession } from '../../../lib/session';
 import { useCastVote } from '../api/cast-vote';
 
 /**

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { freePort, root, start, stop, waitFor, type Cleanups } from './bench-processes.js';
+
+export interface SeededSite {
+  baseUrl: string;
+  /** The id of one seeded blog, for a /viewBlog page. */
+  blogId: string;
+  /** A word every seeded title holds, for a /search page. */
+  searchTerm: string;
+  /** The signed-in author's session cookie. */
+  cookie: string;
+}
+
+/** A picture worth compressing: a gradient with grain, as a camera JPEG would carry. */
+async function photo(seed: number): Promise<Buffer> {
+  const hue = (seed * 67) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1000">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},60%,45%)"/><stop offset="1" stop-color="hsl(${(hue + 90) % 360},60%,70%)"/>
+    </linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+/**
+ * Starts the built app (BUILD_DIR, `dist` by default; nothing is built here) on PGlite in a
+ * fresh data folder, signs one author up and publishes `blogs` blogs with images through the
+ * API, as a visitor's browser would.
+ */
+export async function startSeededSite(cleanups: Cleanups, blogs = 6): Promise<SeededSite> {
+  const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'dist');
+  const mainJs = path.join(buildDir, 'server/main.js');
+  if (!existsSync(mainJs) || !existsSync(path.join(buildDir, 'web/index.html'))) {
+    throw new Error(`No built app in ${buildDir}: run \`BUILD_DIR=${path.relative(root, buildDir) || 'dist'} npm run build\` first.`);
+  }
+  const port = await freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'page-bench-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const app = start(process.execPath, [mainJs], {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    PUBLIC_URL: baseUrl,
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
+    LOG_LEVEL: 'warn',
+    AI_API_KEY: '',
+    SMTP_URL: '',
+  });
+  cleanups.push(() => stop(app));
+  await waitFor(`${baseUrl}/api/health`);
+
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
+  const signUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ email, password: 'correct horse battery staple', name: 'Bench author' }),
+  });
+  if (!signUp.ok) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`);
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+
+  const searchTerm = 'Lighthouse';
+  let blogId = '';
+  for (let i = 1; i <= blogs; i++) {
+    const form = new FormData();
+    form.append('title', `${searchTerm} notes ${i}: what a quiet harbour teaches about patience`);
+    form.append('blog', `Paragraph ${i}. `.repeat(40) + '\n\nA second paragraph, so the page has a body worth reading.');
+    form.append('image', new Blob([new Uint8Array(await photo(i))], { type: 'image/jpeg' }), `photo-${i}.jpg`);
+    const created = await fetch(`${baseUrl}/api/blogs`, { method: 'POST', headers: { cookie, origin: baseUrl }, body: form });
+    if (created.status !== 201) throw new Error(`creating a blog answered ${created.status}: ${await created.text()}`);
+    blogId ||= ((await created.json()) as { id: string }).id;
+  }
+  return { baseUrl, blogId, searchTerm, cookie };
+}

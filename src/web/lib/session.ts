@@ -1,0 +1,63 @@
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import { apiFetch } from './api-client';
+import { useHydrated } from './use-hydrated';
+
+/** What `GET /api/auth/get-session` answers for a signed-in browser (null when signed out). */
+export interface Session {
+  user: { id: string; email: string; name: string };
+}
+
+const SESSION_CHANNEL = 'blog-session';
+
+export const sessionQueryOptions = queryOptions({
+  queryKey: ['session'],
+  queryFn: () => apiFetch<Session | null>('/api/auth/get-session'),
+});
+
+/**
+ * The one way screens read the session: a small query of Better Auth's session endpoint, so the
+ * pages that only show who is signed in do not load Better Auth's client. Pages arrive rendered
+ * for an anonymous visitor: until the browser has hydrated them, the session reads as loading
+ * there too, so the first render matches the server's.
+ */
+export function useSession(): { data: Session | null; isPending: boolean } {
+  const hydrated = useHydrated();
+  const { data, isPending } = useQuery({ ...sessionQueryOptions, enabled: hydrated });
+  return hydrated ? { data: data ?? null, isPending } : { data: null, isPending: true };
+}
+
+/** Makes every screen of this tab, and the other open tabs, read the session again. */
+export function refreshSession(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: sessionQueryOptions.queryKey });
+  const channel = new BroadcastChannel(SESSION_CHANNEL);
+  channel.postMessage('changed');
+  channel.close();
+}
+
+/** Follows sign-ins and sign-outs made in the other tabs (the layout runs it once). */
+export function useSessionAcrossTabs(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const channel = new BroadcastChannel(SESSION_CHANNEL);
+    channel.onmessage = () => void queryClient.invalidateQueries({ queryKey: sessionQueryOptions.queryKey });
+    return () => channel.close();
+  }, [queryClient]);
+}
+
+let authModule: Promise<typeof import('./auth-client')> | undefined;
+
+/**
+ * Loads Better Auth's client on first use: only the screens that sign in, sign out or change
+ * the account run it. Each of its calls that changes the session refreshes the session query.
+ */
+export function useAuthClient(): () => Promise<typeof import('./auth-client')> {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    authModule ??= import('./auth-client').then((module) => {
+      module.onSessionSignal(() => refreshSession(queryClient));
+      return module;
+    });
+    return authModule;
+  }, [queryClient]);
+}
