@@ -1,6 +1,8 @@
 import react from '@vitejs/plugin-react';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { defineConfig } from 'vite';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 
 // BUILD_DIR lets several builds live side by side (dist/ by default).
 const buildDir = path.resolve(process.env.BUILD_DIR ?? 'dist');
@@ -11,9 +13,31 @@ const buildDir = path.resolve(process.env.BUILD_DIR ?? 'dist');
  * `dist/web-server`). In development the API server runs Vite in middleware mode (see
  * `src/server/pages/page-renderer.ts`), which hot-reloads both.
  */
+/**
+ * Writes a Brotli (best quality) and a gzip copy beside each built script and stylesheet, which
+ * the server sends as they are (`preCompressed` in src/server/http/web-app.ts): a quarter smaller
+ * than compressing on the fly at a speed fit for every request, and no CPU per request.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      for (const file of Object.values(bundle)) {
+        if (!/\.(js|css|svg)$/.test(file.fileName)) continue;
+        const content = Buffer.from(file.type === 'chunk' ? file.code : file.source);
+        if (content.length < 1024) continue;
+        const target = path.join(options.dir!, file.fileName);
+        writeFileSync(`${target}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        writeFileSync(`${target}.gz`, zlib.gzipSync(content, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/web',
-  plugins: [react()],
+  plugins: isSsrBuild ? [react()] : [react(), precompress()],
   // Only VITE_PUBLIC_-prefixed variables could reach the bundle; we define none, so no secret can.
   envPrefix: 'VITE_PUBLIC_',
   // The built server entry is one self-contained module (bundled React is built for production

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,8 @@ describe('serving the web app', () => {
     mkdirSync(path.join(webRoot, 'assets'));
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
     writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
+    writeFileSync(path.join(webRoot, 'assets', 'app-def456.js'), 'console.log("app");'.repeat(100));
+    writeFileSync(path.join(webRoot, 'assets', 'app-def456.js.br'), brotliCompressSync('console.log("app");'.repeat(100)));
     writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["../../src/web/main.tsx"],"mappings":""}');
     app = await buildApp({ config: t.config, database: t.database, logger: false, webRoot });
     withMaps = await buildApp({ config: { ...t.config, serveSourceMaps: true }, database: t.database, logger: false, webRoot });
@@ -50,6 +53,16 @@ describe('serving the web app', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(['br', 'gzip']).toContain(response.headers['content-encoding']);
+  });
+
+  it("sends the build's precompressed copy of an asset when the browser takes Brotli", async () => {
+    const response = await app.inject({ method: 'GET', url: '/assets/app-def456.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.rawPayload).toEqual(brotliCompressSync('console.log("app");'.repeat(100)));
+    const plain = await app.inject({ method: 'GET', url: '/assets/app-def456.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("app");'.repeat(100));
   });
 
   it('answers a missing asset and unknown API paths with 404, not the app', async () => {
@@ -95,6 +108,8 @@ describe('a rendered page', () => {
     expect(compressed.statusCode).toBe(200);
     expect(compressed.headers['content-encoding']).toBe('br');
     expect(compressed.rawPayload.length).toBeLessThan(2000);
+    const gzipped = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
     const plain = await app.inject({ method: 'GET', url: '/' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toContain('<title>Home</title>');

@@ -28,6 +28,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       prefix: '/',
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies of scripts and stylesheets (vite.config.ts).
+      preCompressed: true,
       // The template is filled in by the renderer; it is never served as it is. Source maps
       // would hand out the whole source; they are kept on disk unless asked for.
       allowedPath: (pathname) => pathname !== '/index.html' && (options.serveSourceMaps === true || !pathname.endsWith('.map')),

@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_STATE_ID, type ApiTransport, type RenderedPage, type SiteInfo } from '../../shared/page-render.js';
 import type { PageRenderer } from './page-renderer.js';
@@ -7,6 +9,25 @@ import type { PageRenderer } from './page-renderer.js';
 const SERVER_ERROR_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Something went wrong</title></head>' +
   '<body><h1>Something went wrong</h1><p>Please try again in a moment.</p><p><a href="/">Go to the home page</a></p></body></html>';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+// Quality 5: close to the best ratio for HTML at a fraction of quality 11's time.
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
+
+/** Brotli, else gzip, if the browser accepts it (an encoding with q=0 is refused). */
+export function preferredEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
+  const accepted = new Set(
+    String(header ?? '')
+      .split(',')
+      .map((part) => part.trim().toLowerCase().split(';'))
+      .filter(([, ...params]) => !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param)))
+      .map(([name]) => name),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return undefined;
+}
 
 const SLOTS = ['<!--app-head-->', '<!--app-body-->', '<!--app-state-->'] as const;
 
@@ -61,12 +82,12 @@ export function createPageHandler(app: FastifyInstance, { renderer, site }: Page
       return reply.status(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(SERVER_ERROR_PAGE);
     }
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
-    reply.status(page.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8');
-    const html = fillTemplate(template, page);
+    reply.status(page.status).header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
     // Pages answer from the not-found handler, which @fastify/compress's per-route hooks do not
-    // reach: compress here (it honours accept-encoding), or send as is where it is not registered.
-    if (typeof reply.compress !== 'function') return reply.send(html);
-    reply.compress(html);
-    return reply;
+    // reach, so the page is compressed here.
+    const html = Buffer.from(fillTemplate(template, page));
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (!encoding) return reply.send(html);
+    return reply.header('content-encoding', encoding).send(await (encoding === 'br' ? brotli(html, BROTLI_OPTIONS) : gzip(html)));
   };
 }
