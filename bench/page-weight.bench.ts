@@ -5,12 +5,12 @@
  *
  *   BUILD_DIR=dist node --import tsx bench/page-weight.bench.ts      (needs `npm run build` first)
  *
- * Runs the built app on PGlite in a throwaway data folder with 6 blogs with images. Scripts are
- * followed through their static imports (what the browser must fetch before the page runs);
- * chunks loaded on demand by other screens are not counted.
+ * Runs the built app on PGlite in a throwaway data folder with 6 blogs with images, and opens
+ * each page once in Chromium (CHROME_PATH, default /usr/bin/chromium) with an empty cache,
+ * counting what it fetched until the page had hydrated and the network was quiet. Chunks loaded
+ * on demand by other screens are not counted.
  */
-import http from 'node:http';
-import zlib from 'node:zlib';
+import { chromium, type Browser } from '@playwright/test';
 import { startSeededSite } from './support/seeded-site.js';
 import type { Cleanups } from './support/bench-processes.js';
 
@@ -24,54 +24,31 @@ interface Transfer {
   encoding: string;
 }
 
-/** The bytes on the wire (node:http hands over the body as sent), and the decoded text. */
-function transfer(url: string, kind: Transfer['kind']): Promise<{ transfer: Transfer; text: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers: { 'accept-encoding': ACCEPT_ENCODING } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          if (response.statusCode !== 200) return reject(new Error(`${url} answered ${response.statusCode}`));
-          const body = Buffer.concat(chunks);
-          const encoding = response.headers['content-encoding'] ?? 'identity';
-          const decoded = encoding === 'br' ? zlib.brotliDecompressSync(body) : encoding === 'gzip' ? zlib.gunzipSync(body) : body;
-          resolve({ transfer: { url, kind, bytes: body.length, encoding }, text: decoded.toString('utf8') });
-        });
-      })
-      .on('error', reject);
+/**
+ * Everything a first visit fetches until the page has hydrated and the network is quiet, as
+ * Chromium saw it: the HTML and every stylesheet and script, including the chunks the entry
+ * loads for the screen before hydrating. `sizes().responseBodySize` is the encoded (compressed)
+ * body, as transferred.
+ */
+async function pageWeight(browser: Browser, pageUrl: string): Promise<Transfer[]> {
+  const context = await browser.newContext({ extraHTTPHeaders: { 'accept-encoding': ACCEPT_ENCODING } });
+  const page = await context.newPage();
+  const pending: Array<Promise<Transfer | undefined>> = [];
+  page.on('requestfinished', (request) => {
+    const kind = ({ document: 'html', stylesheet: 'css', script: 'js' } as const)[request.resourceType() as 'document' | 'stylesheet' | 'script'];
+    if (!kind) return;
+    pending.push(
+      Promise.all([request.sizes(), request.response()]).then(([sizes, response]) => ({
+        url: request.url(),
+        kind,
+        bytes: sizes.responseBodySize,
+        encoding: response?.headers()['content-encoding'] ?? 'identity',
+      })),
+    );
   });
-}
-
-/** Static imports of a built chunk (`import … from "./x.js"` and bare `import "./x.js"`). */
-function staticImports(code: string, base: string): string[] {
-  const found = new Set<string>();
-  for (const match of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+\.js)["']/g)) {
-    found.add(new URL(match[1]!, base).href);
-  }
-  return [...found];
-}
-
-async function pageWeight(pageUrl: string): Promise<Transfer[]> {
-  const transfers: Transfer[] = [];
-  const page = await transfer(pageUrl, 'html');
-  transfers.push(page.transfer);
-  const seen = new Set<string>();
-  const queue: Array<{ url: string; kind: 'css' | 'js' }> = [];
-  for (const match of page.text.matchAll(/<link[^>]+rel="(stylesheet|modulepreload)"[^>]*>/g)) {
-    const href = /href="([^"]+)"/.exec(match[0])?.[1];
-    if (href) queue.push({ url: new URL(href, pageUrl).href, kind: match[1] === 'stylesheet' ? 'css' : 'js' });
-  }
-  for (const match of page.text.matchAll(/<script[^>]+src="([^"]+)"/g)) queue.push({ url: new URL(match[1]!, pageUrl).href, kind: 'js' });
-  while (queue.length > 0) {
-    const next = queue.shift()!;
-    if (seen.has(next.url)) continue;
-    seen.add(next.url);
-    const fetched = await transfer(next.url, next.kind);
-    transfers.push(fetched.transfer);
-    if (next.kind === 'js') for (const url of staticImports(fetched.text, next.url)) queue.push({ url, kind: 'js' });
-  }
+  await page.goto(pageUrl, { waitUntil: 'networkidle' });
+  const transfers = (await Promise.all(pending)).filter((t): t is Transfer => t !== undefined);
+  await context.close();
   return transfers;
 }
 
@@ -86,6 +63,8 @@ async function main() {
   const cleanups: Cleanups = [];
   try {
     const site = await startSeededSite(cleanups);
+    const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    cleanups.push(() => browser.close());
     const pages = {
       '/': `${site.baseUrl}/`,
       '/viewBlog': `${site.baseUrl}/viewBlog?id=${site.blogId}`,
@@ -96,7 +75,7 @@ async function main() {
     console.log('|---|---|---|---|---|---|');
     let homeTotal = 0;
     for (const [name, url] of Object.entries(pages)) {
-      const transfers = await pageWeight(url);
+      const transfers = await pageWeight(browser, url);
       const s = summarise(transfers);
       if (name === '/') {
         homeTotal = s.total;
