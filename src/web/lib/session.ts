@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { apiFetch } from './api-client';
+import type * as AuthModule from './auth-client';
 import { useHydrated } from './use-hydrated';
 
 /** What `GET /api/auth/get-session` answers for a signed-in browser (null when signed out). */
@@ -45,13 +46,13 @@ export function useSessionAcrossTabs(): void {
   }, [queryClient]);
 }
 
-let authModule: Promise<typeof import('./auth-client')> | undefined;
+let authModule: Promise<typeof AuthModule> | undefined;
 
 /**
  * Loads Better Auth's client on first use: only the screens that sign in, sign out or change
  * the account run it. Each of its calls that changes the session refreshes the session query.
  */
-export function useAuthClient(): () => Promise<typeof import('./auth-client')> {
+export function useAuthClient(): () => Promise<typeof AuthModule> {
   const queryClient = useQueryClient();
   return useCallback(() => {
     authModule ??= import('./auth-client').then((module) => {
