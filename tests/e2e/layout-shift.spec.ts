@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../../playwright.config';
+import { solidPng } from '../../src/server/testing/image-fixtures';
 import { expect, signUpVerified, test } from './support/fixtures';
 
 /**
@@ -15,7 +16,7 @@ declare global {
 }
 
 async function createBlog(request: APIRequestContext, title: string): Promise<string> {
-  const image = { name: 'photo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="900"><rect width="100%" height="100%" fill="#3a6"/></svg>') };
+  const image = { name: 'photo.png', mimeType: 'image/png', buffer: await solidPng(1600, 900) };
   const response = await request.post('/api/blogs', {
     multipart: { title, blog: 'A paragraph that takes a line or two of the page.', image },
     headers: { origin: E2E_BASE_URL },
@@ -52,10 +53,11 @@ test('signed out and signed in, /, /viewBlog and /search do not move while they 
   const word = `Steady${Math.random().toString(36).slice(2, 8)}`;
   await signUpVerified(context);
   const ids: string[] = [];
-  for (let i = 1; i <= 3; i++) ids.push(await createBlog(context.request, `${word} blog ${i}`));
+  // Titles without numbers, so the search specs' terms do not match them.
+  for (const name of ['harbour', 'meadow', 'lantern']) ids.push(await createBlog(context.request, `${word} ${name}`));
   const pages = [
     { path: '/', heading: () => page.locator('main article').first() },
-    { path: `/viewBlog?id=${ids[0]}`, heading: () => page.getByRole('heading', { level: 1, name: `${word} blog 1` }) },
+    { path: `/viewBlog?id=${ids[0]}`, heading: () => page.getByRole('heading', { level: 1, name: `${word} harbour` }) },
     { path: `/search?searchTerm=${word}`, heading: () => page.getByText(`3 blogs matched the search term ${word}`) },
   ];
 

@@ -19,9 +19,10 @@ export function Navbar() {
   const [term, setTerm] = useState('');
   const [expanded, setExpanded] = useState(false);
 
-  const search = (event: FormEvent) => {
+  const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const trimmed = term.trim();
+    // The field's own value: what was typed before the page hydrated is in the field, not in state.
+    const trimmed = String(new FormData(event.currentTarget).get('searchTerm') ?? term).trim();
     if (!trimmed) return;
     setExpanded(false);
     void navigate(`/search?searchTerm=${encodeURIComponent(trimmed)}`);
@@ -83,12 +84,14 @@ export function Navbar() {
               )}
             </NavDropdown>
           </Nav>
-          <Form className="d-flex" role="search" onSubmit={search}>
+          {/* A real GET form too, so a search sent before the scripts have run still arrives. */}
+          <Form className="d-flex" role="search" action="/search" method="get" onSubmit={search}>
             <Form.Label htmlFor="navbar-search" visuallyHidden>
               Search
             </Form.Label>
             <Form.Control
               id="navbar-search"
+              name="searchTerm"
               type="search"
               placeholder="Search blogs by title"
               className="me-2"
