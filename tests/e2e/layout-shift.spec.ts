@@ -9,6 +9,10 @@ import { expect, signUpVerified, test } from './support/fixtures';
  */
 const LIMIT = 0.02;
 
+// Tall enough that a blog page, its buttons' row and the footer under it are all in view: a shift
+// counts only where it can be seen.
+test.use({ viewport: { width: 1280, height: 2000 } });
+
 declare global {
   interface Window {
     __layoutShift: number;
@@ -71,7 +75,7 @@ test('signed out and signed in, /, /viewBlog and /search do not move while they 
     expect(shift, `layout shift of ${path}, signed in`).toBeLessThan(LIMIT);
   }
 
-  const visitor = await browser.newContext({ baseURL: E2E_BASE_URL });
+  const visitor = await browser.newContext({ baseURL: E2E_BASE_URL, viewport: { width: 1280, height: 2000 } });
   const anonymous = await visitor.newPage();
   await observeLayoutShift(anonymous);
   for (const { path } of pages) {
@@ -81,4 +85,17 @@ test('signed out and signed in, /, /viewBlog and /search do not move while they 
     expect(shift, `layout shift of ${path}, signed out`).toBeLessThan(LIMIT);
   }
   await visitor.close();
+});
+
+test('the measurement sees a shift: a block pushed in above the content counts', async ({ page }) => {
+  await observeLayoutShift(page);
+  const shift = await shiftAfterLoading(page, '/about', async () => {
+    await expect(page.getByRole('heading', { name: 'About us' })).toBeVisible();
+    await page.evaluate(() => {
+      const block = document.createElement('div');
+      block.style.height = '300px';
+      document.querySelector('main')!.prepend(block);
+    });
+  });
+  expect(shift).toBeGreaterThan(LIMIT);
 });
