@@ -16,13 +16,12 @@ export function Navbar() {
   const { data: session } = useSession();
   const navigate = useNavigate();
   const loadAuth = useAuthClient();
-  const [term, setTerm] = useState('');
   const [expanded, setExpanded] = useState(false);
 
   const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // The field's own value: what was typed before the page hydrated is in the field, not in state.
-    const trimmed = String(new FormData(event.currentTarget).get('searchTerm') ?? term).trim();
+    // The field is uncontrolled: what was typed before the page hydrated stays in it and counts.
+    const trimmed = String(new FormData(event.currentTarget).get('searchTerm') ?? '').trim();
     if (!trimmed) return;
     setExpanded(false);
     void navigate(`/search?searchTerm=${encodeURIComponent(trimmed)}`);
@@ -95,8 +94,6 @@ export function Navbar() {
               type="search"
               placeholder="Search blogs by title"
               className="me-2"
-              value={term}
-              onChange={(event) => setTerm(event.target.value)}
             />
             <Button type="submit" variant="outline-light">
               Search
