@@ -16,8 +16,8 @@ import type { Screen } from '../lib/screen';
 function AuthPage() {
   const [params] = useSearchParams();
   const { data: session, isPending } = useSession();
-  // Better Auth marks a signed-out session pending again at every refetch (a sign-up, a failed
-  // sign-in); the spinner is for the first load only, so the form and what was typed stay.
+  // The spinner is for the first load only: later reads of the session (after a sign-up or a
+  // failed sign-in) keep the form and what was typed.
   const [loadedOnce, setLoadedOnce] = useState(!isPending);
   if (!isPending && !loadedOnce) setLoadedOnce(true);
   const requested = params.get('view');
