@@ -1,10 +1,13 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
+import { PRIVATE_UMASK } from './db/private-files.js';
 import { migrateToLatest } from './db/migrate.js';
 
 /** Starts the server: config, database, migrations, listen; closes gracefully on SIGTERM/SIGINT. */
 async function main() {
+  // Whatever umask the service manager hands us, what we (and PGlite) write is for our user only.
+  process.umask(PRIVATE_UMASK);
   let config;
   try {
     config = loadConfig();

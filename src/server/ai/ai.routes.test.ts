@@ -5,6 +5,7 @@ import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { BLOG_PROMPT } from './ai-provider.js';
 import { AppError } from '../errors.js';
 import type { BlogGenerator } from './ai-provider.js';
+import { createRateLimiter } from '../rate-limit/rate-limit.js';
 import { ALREADY_RUNNING_MESSAGE, createAiService } from './ai.service.js';
 import { OFFLINE_MODEL_LABEL } from './offline-generator.js';
 import {
@@ -457,7 +458,7 @@ describe('POST /api/ai/generate without an API key (offline generator)', () => {
         };
       },
     };
-    const service = createAiService({ db: t.database.db, ai: t.config.ai, generator: trickling, maxRunMs: 300 });
+    const service = createAiService({ db: t.database.db, limiter: createRateLimiter({ db: t.database.db, scale: 1 }), ai: t.config.ai, generator: trickling, maxRunMs: 300 });
     const user = await signUpUser(t.app);
     const generation = await service.start(user.id, new AbortController().signal);
     const started = Date.now();

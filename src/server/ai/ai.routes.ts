@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { AppError } from '../errors.js';
 import { toAiError } from './ai-provider.js';
 import { createAiService, type AiService, type BlogGeneration } from './ai.service.js';
@@ -21,7 +21,7 @@ const shuttingDown = () =>
   new AppError(503, 'AI_UNAVAILABLE', 'The server is restarting, so the blog was not finished. Please try again in a moment.');
 
 export const aiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const service = createAiService({ db: deps.db, ai: deps.config.ai });
+  const service = createAiService({ db: deps.db, limiter: deps.limiter, ai: deps.config.ai });
   // A stream can run for a while: on shutdown it is ended at once with a reason. `preClose` runs
   // before the server stops listening; waiting there for the streams to end lets their
   // keep-alive connections count as idle, so the server closes them instead of waiting.

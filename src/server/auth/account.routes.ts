@@ -2,10 +2,9 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountSchema, authProvidersSchema, deleteAccountSchema } from '../../shared/account-schema.js';
-import type { AppDeps } from '../app.js';
-import { clientKey, enforceRateLimit } from '../rate-limit/rate-limit.js';
+import type { AppDeps } from '../app-deps.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
 import { deleteAccount, getAccount } from './account.service.js';
-import { assertSameOrigin } from './auth-guards.js';
 import { configuredSocialProviders } from './auth.js';
 
 export const DELETE_ACCOUNT_RATE_LIMITS = {
@@ -18,7 +17,6 @@ const errorBody = z.object({ error: z.string(), message: z.string() });
 
 /** The account screens' own API, beside Better Auth's endpoints at /api/auth/*. */
 export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const ownOrigin = new URL(deps.config.publicUrl).origin;
   const providers = configuredSocialProviders(deps.config);
 
   app.get(
@@ -61,10 +59,9 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      assertSameOrigin(request, ownOrigin);
       const current = await deps.sessions.requireSession(request);
-      await enforceRateLimit(deps.db, `account-delete:client:${clientKey(request.ip)}`, DELETE_ACCOUNT_RATE_LIMITS.perClient, TOO_MANY_DELETES);
-      await enforceRateLimit(deps.db, `account-delete:user:${current.user.id}`, DELETE_ACCOUNT_RATE_LIMITS.perUser, TOO_MANY_DELETES);
+      await deps.limiter.enforce(`account-delete:client:${clientKey(request.ip)}`, DELETE_ACCOUNT_RATE_LIMITS.perClient, TOO_MANY_DELETES);
+      await deps.limiter.enforce(`account-delete:user:${current.user.id}`, DELETE_ACCOUNT_RATE_LIMITS.perUser, TOO_MANY_DELETES);
       await deleteAccount({ db: deps.db, storage: deps.storage, log: request.log }, current, request.body ?? {});
 
       // The session is gone with the user; this only expires the browser's cookies.

@@ -73,6 +73,9 @@ export function configuredSocialProviders(config: Config): SocialProviderButton[
   });
 }
 
+/** `RATE_LIMIT_SCALE` applies to Better Auth's limits as to ours. */
+const scaleMax = (max: number, scale: number) => Math.max(1, Math.round(max * scale));
+
 export interface AuthDeps {
   config: Config;
   db: Kysely<Database>;
@@ -164,8 +167,10 @@ export function createAuth({ config, db, mailer }: AuthDeps) {
       enabled: true,
       storage: 'database',
       window: 60,
-      max: 100,
-      customRules: AUTH_IP_RATE_LIMITS,
+      max: scaleMax(100, config.rateLimitScale),
+      customRules: Object.fromEntries(
+        Object.entries(AUTH_IP_RATE_LIMITS).map(([path, rule]) => [path, { ...rule, max: scaleMax(rule.max, config.rateLimitScale) }]),
+      ),
     },
     advanced: {
       useSecureCookies: secure,

@@ -3,13 +3,19 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
-import type { AppDeps } from '../app.js';
-import { enforceRateLimit } from '../rate-limit/rate-limit.js';
+import type { AppDeps } from '../app-deps.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import { assertOwnBlog, createBlog, deleteBlog, getBlog, listBlogs, updateBlog, type BlogsDeps } from './blogs.service.js';
 
 /** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
 export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
+/** Edits carry images too: the same stop, per user and per client address. */
+export const BLOG_UPDATE_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
+/** Reading the list and single blogs, per client address: ten a second for a minute is no reader by hand. */
+export const PUBLIC_READ_RATE_LIMIT = { max: 600, windowSeconds: 60 };
+const TOO_MANY_READS = 'You are loading pages very fast. Please wait a moment and try again.';
+const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please wait a few minutes and try again.';
 
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
 const idParams = z.object({ id: z.string() });
@@ -35,6 +41,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
+      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return listBlogs(serviceDeps(request), viewer?.id ?? null, request.query.page);
@@ -52,6 +59,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
+      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return getBlog(serviceDeps(request), viewer?.id ?? null, request.params.id);
@@ -71,8 +79,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request, reply) => {
       const user = await deps.sessions.requireUser(request);
-      await enforceRateLimit(
-        deps.db,
+      await deps.limiter.enforce(
         `blog-create:${user.id}`,
         BLOG_CREATE_RATE_LIMIT,
         'You have created many blogs in a short time. Please wait a few minutes before creating another.',
@@ -97,6 +104,8 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`blog-update:client:${clientKey(request.ip)}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
+      await deps.limiter.enforce(`blog-update:user:${user.id}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
       const id = await assertOwnBlog(serviceDeps(request), user.id, request.params.id);
       const form = await readBlogForm(request);
       return updateBlog(serviceDeps(request), user.id, id, form);

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { makePrivateDir } from './private-files.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -38,8 +38,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
   let dataDir: string | undefined;
   if (!options.inMemory) {
+    // DATA_DIR itself is tightened too: a folder only its owner can enter hides all it holds.
+    makePrivateDir(options.dataDir);
     dataDir = path.join(options.dataDir, 'pglite');
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDir(dataDir);
   }
   const pglite = await PGlite.create({ dataDir, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 
 export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(

@@ -6,8 +6,7 @@ import { AppError } from '../errors.js';
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {
-      const retryAfter = (err as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
-      if (retryAfter) void reply.header('retry-after', String(retryAfter));
+      if (err.retryAfterSeconds) void reply.header('retry-after', String(err.retryAfterSeconds));
       if (err.statusCode >= 500) request.log.error({ err }, err.message);
       return reply.status(err.statusCode).send({ error: err.code, message: err.message });
     }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.js';
 import type { Config } from '../config.js';
 import { assertValidImageKey } from './image-key.js';
 import type { ImageStorage } from './storage.js';
@@ -28,11 +29,11 @@ export function createLocalImageStorage(rootDir: string): ImageStorage {
   return {
     async put(key, data) {
       const file = fileFor(key);
-      await mkdir(path.dirname(file), { recursive: true });
+      await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
       // Written beside the target and renamed, so a reader never sees half an image.
       const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
       try {
-        await writeFile(temporary, data, { flag: 'wx' });
+        await writeFile(temporary, data, { flag: 'wx', mode: PRIVATE_FILE_MODE });
         await rename(temporary, file);
       } catch (error) {
         await rm(temporary, { force: true });
