@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { BLOG_PROMPT } from './ai-provider.js';
 import { AppError } from '../errors.js';
@@ -71,7 +71,7 @@ async function listening(t: TestApp): Promise<string> {
 function generateRequest(base: string, user: TestUser | null, signal?: AbortSignal) {
   return fetch(`${base}/api/ai/generate`, {
     method: 'POST',
-    headers: user ? { cookie: user.cookie } : {},
+    headers: { origin: TEST_PUBLIC_URL, ...(user ? { cookie: user.cookie } : {}) },
     signal,
   });
 }

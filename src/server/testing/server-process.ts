@@ -55,7 +55,7 @@ export function slowContactPost(port: number) {
   socket.on('data', (chunk) => (response += chunk.toString()));
   const done = new Promise<string>((resolve) => socket.on('close', () => resolve(response)));
   socket.write(
-    `POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    `POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://localhost:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
   );
   return { finish: () => socket.write(body.slice(10)), done };
 }
