@@ -10,8 +10,14 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-export function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+/** Starts `main.ts` in its own process; `umask` sets the one it inherits, as a service manager would. */
+export function startServer(env: Record<string, string>, options: { umask?: number } = {}) {
+  const command = options.umask === undefined ? process.execPath : '/bin/sh';
+  const args =
+    options.umask === undefined
+      ? ['--import', 'tsx', MAIN]
+      : ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$0" --import tsx "$1"`, process.execPath, MAIN];
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
