@@ -68,7 +68,7 @@ export async function buildApp(options: BuildAppOptions) {
   app.setSerializerCompiler(serializerCompiler);
 
   const mailer = options.mailer ?? createMailer(config, app.log);
-  const auth = createAuth({ config, db: database.db, mailer });
+  const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }) });
   const storage = options.storage ?? createImageStorage(config);
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
   const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage, limiter };

@@ -14,6 +14,11 @@ export const SOCIAL_PROVIDERS = [
   'keycloak', 'linkedin', 'notion', 'slack', 'spotify', 'twitch', 'workos', 'kakao',
 ] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+/**
+ * Spec names Better Auth has no ready provider for (Keycloak needs an issuer URL; Bitbucket and
+ * WorkOS have none): refused here, at start-up, rather than shown as a button that cannot work.
+ */
+export const UNSUPPORTED_SOCIAL_PROVIDERS: readonly SocialProvider[] = ['keycloak', 'bitbucket', 'workos'];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -212,6 +217,9 @@ function parseSocialProviders(env: NodeJS.ProcessEnv): Config['socialProviders']
     if (!clientId && !clientSecret) continue;
     if (!clientId || !clientSecret) {
       throw new ConfigError(`Invalid configuration: ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
+    }
+    if (UNSUPPORTED_SOCIAL_PROVIDERS.includes(provider)) {
+      throw new ConfigError(`Invalid configuration: ${prefix}_CLIENT_ID is set, but sign-in with ${provider} is not supported; unset ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`);
     }
     providers[provider] = { clientId, clientSecret };
   }

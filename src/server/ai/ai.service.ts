@@ -1,9 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { AppError, conflict } from '../errors.js';
 import type { RateLimiter } from '../rate-limit/rate-limit.js';
+import { dropLease, takeLease } from './ai-lease.repository.js';
 import { createBlogGenerator, type BlogGenerator } from './ai-provider.js';
 import { OFFLINE_MODEL_LABEL } from './offline-generator.js';
 import { sanitizeBlogHtml } from './sanitize-blog-html.js';
@@ -101,24 +102,14 @@ interface Lease {
   token: number;
 }
 
-/**
- * A row in `rate_limits` that every app process sees: taken only when absent or expired, in
- * one statement, so two requests can never both get it.
- */
 async function acquireLease(db: Kysely<Database>, userId: string, leaseMs: number): Promise<Lease | null> {
   const key = `ai:running:${userId}`;
   const token = randomInt(1, 2 ** 31 - 1);
-  const result = await sql<{ key: string }>`
-    insert into rate_limits (key, count, reset_at)
-    values (${key}, ${token}, now() + make_interval(secs => ${leaseMs / 1000}))
-    on conflict (key) do update set count = excluded.count, reset_at = excluded.reset_at
-      where rate_limits.reset_at <= now()
-    returning key`.execute(db);
-  return result.rows.length > 0 ? { db, key, token } : null;
+  return (await takeLease(db, key, token, leaseMs)) ? { db, key, token } : null;
 }
 
 async function releaseLease({ db, key, token }: Lease): Promise<void> {
-  await db.deleteFrom('rate_limits').where('key', '=', key).where('count', '=', token).execute();
+  await dropLease(db, key, token);
 }
 
 const aiTooLong = () =>

@@ -6,6 +6,7 @@ import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { deleteAccount, getAccount } from './account.service.js';
 import { configuredSocialProviders } from './auth.js';
+import { apiErrorSchema } from '../../shared/api-error.js';
 
 export const DELETE_ACCOUNT_RATE_LIMITS = {
   perUser: { max: 5, windowSeconds: 15 * 60 },
@@ -13,7 +14,6 @@ export const DELETE_ACCOUNT_RATE_LIMITS = {
 };
 const TOO_MANY_DELETES = 'Too many attempts to delete this account. Please wait 15 minutes and try again.';
 
-const errorBody = z.object({ error: z.string(), message: z.string() });
 
 /** The account screens' own API, beside Better Auth's endpoints at /api/auth/*. */
 export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -37,7 +37,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       schema: {
         tags: ['account'],
         summary: 'The signed-in account',
-        response: { 200: accountSchema, 401: errorBody },
+        response: { 200: accountSchema, 401: apiErrorSchema },
       },
     },
     async (request, reply) => {
@@ -55,7 +55,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         summary: 'Delete the signed-in account with all its blogs, votes, images and sessions',
         description: 'Needs the password, or (for accounts without one) a session started in the last 15 minutes.',
         body: deleteAccountSchema.optional(),
-        response: { 204: z.null(), 400: errorBody, 401: errorBody, 403: errorBody, 429: errorBody },
+        response: { 204: z.null(), 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 429: apiErrorSchema },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, VoteDirection } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 
 /**
  * The one query shape every blog listing starts from (home, one blog, search): the blog, its
@@ -28,17 +28,5 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
     ]);
 }
 
-export interface BlogRow {
-  id: string;
-  title: string;
-  body: string;
-  user_id: string;
-  image_key: string | null;
-  created_at: Date;
-  updated_at: Date;
-  upvotes: number;
-  downvotes: number;
-  rating: number;
-  author: string;
-  my_vote: VoteDirection | null;
-}
+/** A row of `selectBlogRows`, derived from the query so the two cannot drift apart. */
+export type BlogRow = Awaited<ReturnType<ReturnType<typeof selectBlogRows>['executeTakeFirstOrThrow']>>;

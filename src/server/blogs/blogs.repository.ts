@@ -76,3 +76,9 @@ export async function deleteOwnBlog(db: Db, id: string, userId: string): Promise
   const result = await db.deleteFrom('blogs').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/** Who owns a blog, without locking it (the write re-checks under a lock). */
+export async function findBlogOwner(db: Db, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('blogs').select('user_id').where('id', '=', id).executeTakeFirst();
+  return row?.user_id;
+}

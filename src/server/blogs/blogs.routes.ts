@@ -7,6 +7,7 @@ import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import { assertOwnBlog, createBlog, deleteBlog, getBlog, listBlogs, updateBlog, type BlogsDeps } from './blogs.service.js';
+import { apiErrorSchema } from '../../shared/api-error.js';
 
 /** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
 export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
@@ -19,7 +20,6 @@ const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please
 
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
 const idParams = z.object({ id: z.string() });
-const errorBody = z.object({ error: z.string(), message: z.string() });
 const multipartBody = {
   description: 'multipart/form-data: `title`, `blog` (text) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF).',
 };
@@ -55,7 +55,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         tags: ['blogs'],
         summary: 'One blog',
         params: idParams,
-        response: { 200: blogSchema, 404: errorBody },
+        response: { 200: blogSchema, 404: apiErrorSchema },
       },
     },
     async (request, reply) => {
@@ -74,7 +74,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         summary: 'Create a blog (signed in)',
         consumes: ['multipart/form-data'],
         description: multipartBody.description,
-        response: { 201: blogSchema, 400: errorBody, 401: errorBody, 413: errorBody, 415: errorBody },
+        response: { 201: blogSchema, 400: apiErrorSchema, 401: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema },
       },
     },
     async (request, reply) => {
@@ -99,7 +99,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         consumes: ['multipart/form-data'],
         description: multipartBody.description,
         params: idParams,
-        response: { 200: blogSchema, 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody, 415: errorBody },
+        response: { 200: blogSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema },
       },
     },
     async (request) => {
@@ -119,7 +119,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         tags: ['blogs'],
         summary: 'Delete a blog and its image (owner only)',
         params: idParams,
-        response: { 204: z.null(), 401: errorBody, 403: errorBody, 404: errorBody },
+        response: { 204: z.null(), 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema },
       },
     },
     async (request, reply) => {

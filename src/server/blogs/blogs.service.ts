@@ -12,6 +12,7 @@ import { toBlogJson } from './blog-json.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
   deleteOwnBlog,
+  findBlogOwner,
   findBlogRow,
   insertBlog,
   lockBlogOwnership,
@@ -72,9 +73,9 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
 /** Checked before the upload is processed, so strangers cannot make the server decode images. */
 export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<string> {
   const id = parseBlogId(rawId);
-  const row = await deps.db.selectFrom('blogs').select('user_id').where('id', '=', id).executeTakeFirst();
-  if (!row) throw noSuchBlog();
-  if (row.user_id !== userId) throw notYours();
+  const owner = await findBlogOwner(deps.db, id);
+  if (!owner) throw noSuchBlog();
+  if (owner !== userId) throw notYours();
   return id;
 }
 

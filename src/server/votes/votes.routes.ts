@@ -6,11 +6,11 @@ import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { castVote } from './votes.service.js';
+import { apiErrorSchema } from '../../shared/api-error.js';
 
 /** Per client address: more than anyone clicks by hand, a stop for a script. */
 export const VOTE_RATE_LIMIT = { max: 120, windowSeconds: 60 };
 
-const errorSchema = z.object({ error: z.string(), message: z.string() });
 
 export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.put(
@@ -21,7 +21,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         summary: "Vote a blog up or down; voting the other way moves the user's vote",
         params: z.object({ id: z.string() }),
         body: voteInputSchema,
-        response: { 200: voteResultSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema },
+        response: { 200: voteResultSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema },
       },
       // Signed-out callers get 401 before anything about the request itself is judged.
       preValidation: async (request) => {
