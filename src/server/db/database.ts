@@ -28,7 +28,8 @@ export interface DatabaseOptions {
 /** `DATABASE_URL` set: a Postgres server through `pg`. Unset: embedded PGlite under `DATA_DIR/pglite`. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A server that accepts but does not answer (overloaded, half-restarted) fails a request in 5 s, not never.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
     // An idle connection that the server drops (a restart, a failover, an administrator) must not
     // crash the process: the pool discards it and opens a new one on the next query.
     pool.on('error', (err) => console.error(`database: idle connection lost (${err.message})`));

@@ -23,7 +23,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
     // A database that is restarting or unreachable is a 503 the client may retry, not a crash.
     const err = !(thrown instanceof AppError) && isDatabaseUnavailable(thrown) ? serviceUnavailable() : thrown;
-    if (err !== thrown) request.log.warn({ err: thrown }, 'database unavailable');
+    // One short line each: while the database is down, every request fails the same way.
+    if (err !== thrown) request.log.warn({ cause: { code: (thrown as { code?: unknown }).code, message: thrown.message } }, 'database unavailable');
     if (err instanceof AppError) {
       if (err.retryAfterSeconds) void reply.header('retry-after', String(err.retryAfterSeconds));
       if (err.statusCode >= 500 && err.statusCode !== 503) request.log.error({ err }, err.message);

@@ -24,6 +24,8 @@ export function startServer(env: Record<string, string>, options: { umask?: numb
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // The log goes to stdout: left unread, a full pipe would block the server mid-request.
+  child.stdout!.resume();
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, stderr: () => stderr };
 }
