@@ -49,8 +49,8 @@ export async function stop(child: ChildProcess): Promise<void> {
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
 }
 
-export async function waitFor(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
       const response = await fetch(url);
@@ -61,7 +61,7 @@ export async function waitFor(url: string): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`${url} did not answer within 60 s`);
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
 export function freePort(): Promise<number> {
