@@ -59,18 +59,20 @@ interface RunResult {
   missingImages: number;
 }
 
-const report: string[] = [];
-for (const kind of KINDS) {
-  const result = await soak(kind);
-  const text = format(result);
-  console.log(text);
-  report.push(text);
-}
-const out = process.env.BENCH_OUT;
-if (out) {
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, report.join('\n\n'));
-  console.log(`Written to ${out}`);
+async function main() {
+  const report: string[] = [];
+  for (const kind of KINDS) {
+    const result = await soak(kind);
+    const text = format(result);
+    console.log(text);
+    report.push(text);
+  }
+  const out = process.env.BENCH_OUT;
+  if (out) {
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, report.join('\n\n'));
+    console.log(`Written to ${out}`);
+  }
 }
 
 async function soak(kind: 'postgres' | 'pglite'): Promise<RunResult> {
@@ -365,3 +367,6 @@ function format(r: RunResult): string {
     `| resident memory after 1 min / at end | ${r.rssAfterFirstMinuteMb.toFixed(0)} MB / ${r.rssAtEndMb.toFixed(0)} MB (${r.rssGrowthPercent >= 0 ? '+' : ''}${r.rssGrowthPercent.toFixed(1)} %, within 15 %: ${ok(Math.abs(r.rssGrowthPercent) <= 15)}) |`,
   ].join('\n');
 }
+
+// Last, so the classes above are initialised before the run starts.
+await main();
