@@ -29,10 +29,17 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // A request still arriving after the grace period (a stalled upload) is cut off; it has
+    // written nothing yet, so cutting it rolls it back. Requests already received finish.
+    const grace = Math.min(10_000, config.http.requestTimeoutMs);
+    setTimeout(() => {
+      app.log.warn(`shutdown: closing connections still open after ${grace} ms`);
+      app.server.closeAllConnections();
+    }, grace).unref();
     const timer = setTimeout(() => {
-      app.log.error('shutdown took over 10 s; exiting');
+      app.log.error(`shutdown took over ${grace + 10_000} ms; exiting`);
       process.exit(1);
-    }, 10_000);
+    }, grace + 10_000);
     timer.unref();
     app.close().then(
       () => process.exit(0),

@@ -3,6 +3,7 @@ import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.js';
 import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
 import { assertValidImageKey } from './image-key.js';
 import type { ImageStorage } from './storage.js';
 
@@ -37,7 +38,7 @@ export function createLocalImageStorage(rootDir: string): ImageStorage {
         await rename(temporary, file);
       } catch (error) {
         await rm(temporary, { force: true });
-        throw error;
+        throw isDiskFull(error) ? insufficientStorage() : error;
       }
     },
 
@@ -55,3 +56,12 @@ export function createLocalImageStorage(rootDir: string): ImageStorage {
     },
   };
 }
+
+/** No room left (a full disk, or the user's quota): the client is told plainly, nothing half-written stays. */
+function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+const insufficientStorage = () =>
+  new AppError(507, 'INSUFFICIENT_STORAGE', 'The server has no room to store this image right now. Please try again later, or send the blog without an image.');
