@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type * as FsPromises from 'node:fs/promises';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,7 +13,7 @@ import { signUpUser } from '../testing/test-users.js';
  */
 const disk = vi.hoisted(() => ({ full: false }));
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const fs = await importOriginal<typeof FsPromises>();
   const writeFile: typeof fs.writeFile = async (file, data, options) => {
     if (!disk.full || !String(file).includes(`${path.sep}uploads${path.sep}`) || !(data instanceof Uint8Array)) return fs.writeFile(file, data, options);
     await fs.writeFile(file, data.subarray(0, Math.floor(data.length / 2)), options);
