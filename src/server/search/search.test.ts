@@ -137,10 +137,10 @@ describe('search', () => {
     expect(count.n).toBeGreaterThanOrEqual(8);
   });
 
-  it('bounds the cost of one search: over 200 characters or 16 words is a clear 400', async () => {
+  it('bounds the cost of one search: over 1,000 characters or 16 words is a clear 400', async () => {
     const long = await search('a'.repeat(SEARCH_TERM_MAX_LENGTH + 1));
     expect(long.statusCode).toBe(400);
-    expect(long.json()).toEqual({ error: 'BAD_REQUEST', message: 'The search term is too long: at most 200 characters.' });
+    expect(long.json()).toEqual({ error: 'BAD_REQUEST', message: 'The search term is too long: at most 1000 characters.' });
     // The attack as reported: a 64-word search.
     const manyWords = await search(Array.from({ length: 64 }, (_, i) => `${String.fromCharCode(97 + Math.floor(i / 10))}${i % 10}`).join(' '));
     expect(manyWords.statusCode).toBe(400);
