@@ -1,0 +1,138 @@
+import { tasklist } from '@mdit/plugin-tasklist';
+import hljs from 'highlight.js';
+import MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
+import { excerptOf, plainText, readingMinutes } from './excerpt.js';
+import { sanitizeBlogMarkup } from './sanitize-blog-markup.js';
+
+/**
+ * Blogs are written in Markdown (CommonMark with GFM tables, strikethrough, task lists and
+ * autolinks) and turned into HTML here, once per write. The parser is configured so it cannot
+ * emit anything unsafe (no raw HTML, only http(s)/mailto/relative links), and its output is
+ * sanitised against an allow-list anyway, so a parser or plugin bug alone puts nothing on a page.
+ */
+
+export interface MarkdownOptions {
+  /**
+   * URL prefixes of images stored by this site (`/uploads/`, the S3 public URL). Images
+   * elsewhere become links: no tracking pixels, and the page's `img-src 'self'` holds.
+   */
+  imagePrefixes: readonly string[];
+}
+
+interface RenderEnv {
+  imagePrefixes: readonly string[];
+}
+
+const md = new MarkdownIt({
+  html: false, // raw HTML in a post is shown as text, never passed through
+  linkify: true, // GFM autolinks: www.… and https://… in running text
+  breaks: true, // a single line break stays a line break, as plain-text posts always showed it
+  typographer: false,
+  // markdown-it's default `maxNesting` (100) stays: past that depth the innermost content of a
+  // list or quote is dropped, which bounds work and markup for hostile input.
+  highlight: highlightCode,
+});
+// Boxes are shown, never used: disabled, and without labels or ids that could clash with the page's.
+md.use(tasklist, { disabled: true, label: false, containerClass: 'contains-task-list' });
+md.validateLink = isAllowedLink;
+md.core.ruler.push('shift_headings', shiftHeadings);
+md.renderer.rules.image = renderImage;
+
+/** What a blog's Markdown becomes; stored beside the source on every write. */
+export interface RenderedMarkdown {
+  /** Sanitised HTML for the blog's page. */
+  html: string;
+  /** Plain text, at most about 200 characters, cut at a word. */
+  excerpt: string;
+  readingMinutes: number;
+}
+
+/** Parsed once; the same tokens give the HTML, the excerpt and the word count. */
+export function renderMarkdown(source: string, options: MarkdownOptions): RenderedMarkdown {
+  const env: RenderEnv = { imagePrefixes: normalisePrefixes(options.imagePrefixes) };
+  const tokens = md.parse(source, env);
+  const html = sanitizeBlogMarkup(md.renderer.render(tokens, md.options, env), env.imagePrefixes);
+  const prose = plainText(tokens, { withCode: false });
+  const everything = plainText(tokens, { withCode: true });
+  return {
+    html,
+    // A post of nothing but code still gets an excerpt: its code.
+    excerpt: excerptOf(prose || everything),
+    readingMinutes: readingMinutes(everything),
+  };
+}
+
+/** Prefixes end in `/`, so `https://cdn.example` cannot vouch for `https://cdn.example.evil`. */
+function normalisePrefixes(prefixes: readonly string[]): string[] {
+  return prefixes.filter((prefix) => prefix !== '').map((prefix) => (prefix.endsWith('/') ? prefix : `${prefix}/`));
+}
+
+// What may follow an allowed prefix: a stored object's key, with no `..` to climb out of it.
+const STORED_IMAGE_PATH = /^[A-Za-z0-9_-][A-Za-z0-9_./-]*$/;
+
+export function isStoredImageUrl(url: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => {
+    if (!url.startsWith(prefix)) return false;
+    const rest = url.slice(prefix.length);
+    return STORED_IMAGE_PATH.test(rest) && !rest.split('/').includes('..');
+  });
+}
+
+/**
+ * Links may be web or mail addresses, or relative to this site. markdown-it's own check would
+ * also let `data:image/…` through; anything refused here stays as plain text.
+ */
+function isAllowedLink(url: string): boolean {
+  const trimmed = url.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
+  if (scheme) return scheme === 'http' || scheme === 'https' || scheme === 'mailto';
+  // Protocol-relative URLs (`//host`, or `\\host` which browsers treat the same) leave the site.
+  return !/^[\\/]{2}/.test(trimmed);
+}
+
+/** The blog's title is the page's only h1: `#` becomes h2, and nothing goes deeper than h6. */
+function shiftHeadings(state: { tokens: Token[] }): void {
+  for (const token of state.tokens) {
+    if (token.type !== 'heading_open' && token.type !== 'heading_close') continue;
+    const level = Number(token.tag.slice(1));
+    token.tag = `h${Math.min(level + 1, 6)}`;
+  }
+}
+
+/** An image this site stores is shown; any other becomes a link to it, labelled by its alt text. */
+function renderImage(tokens: Token[], index: number, options: MarkdownIt['options'], env: RenderEnv, self: MarkdownIt['renderer']): string {
+  const token = tokens[index]!;
+  const src = token.attrGet('src') ?? '';
+  const alt = self.renderInlineAsText(token.children ?? [], options, env);
+  if (isStoredImageUrl(src, env.imagePrefixes)) {
+    token.attrSet('alt', alt);
+    token.attrSet('loading', 'lazy');
+    return self.renderToken(tokens, index, options);
+  }
+  const label = md.utils.escapeHtml(alt.trim() || src);
+  // Inside a link (`[![badge](…)](…)`) the label alone: links do not nest.
+  return isInsideLink(tokens, index) ? label : `<a href="${md.utils.escapeHtml(src)}">${label}</a>`;
+}
+
+function isInsideLink(tokens: Token[], index: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < index; i++) {
+    if (tokens[i]!.type === 'link_open') depth++;
+    else if (tokens[i]!.type === 'link_close') depth--;
+  }
+  return depth > 0;
+}
+
+/**
+ * Highlighted on the server, so pages need no highlighter script. Only a named language is
+ * highlighted: guessing runs every grammar over the code, too slow to do on each save.
+ */
+function highlightCode(code: string, language: string): string {
+  const name = language.trim().toLowerCase();
+  if (name && hljs.getLanguage(name)) {
+    const { value } = hljs.highlight(code, { language: name, ignoreIllegals: true });
+    return `<pre><code class="hljs language-${md.utils.escapeHtml(name)}">${value}</code></pre>`;
+  }
+  return `<pre><code class="hljs">${md.utils.escapeHtml(code)}</code></pre>`;
+}
