@@ -87,8 +87,9 @@ function isAllowedLink(url: string): boolean {
   const trimmed = url.trim();
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
   if (scheme) return scheme === 'http' || scheme === 'https' || scheme === 'mailto';
-  // Protocol-relative URLs (`//host`, or `\\host` which browsers treat the same) leave the site.
-  return !/^[\\/]{2}/.test(trimmed);
+  // Protocol-relative URLs (`//host`, or `\\host` which browsers treat the same) leave the site,
+  // and a colon before the path (`java%09script:`) is a disguised scheme, not a page of ours.
+  return !/^[\\/]{2}/.test(trimmed) && !/^[^/?#]*:/.test(trimmed);
 }
 
 /** The blog's title is the page's only h1: `#` becomes h2, and nothing goes deeper than h6. */
