@@ -32,11 +32,18 @@ export const voteDirectionSchema = z.enum(['up', 'down']);
 export type VoteDirection = z.infer<typeof voteDirectionSchema>;
 export const voteInputSchema = z.object({ direction: voteDirectionSchema });
 
-/** A blog as the API returns it. `author` is the owner's e-mail, as the spec shows it. */
+/**
+ * A blog as the API returns it. `author` is the owner's e-mail, as the spec shows it. `blog` is
+ * the Markdown source; `html` its sanitised rendering, `excerpt` its plain text cut near 200
+ * characters, `readingMinutes` at least 1.
+ */
 export const blogSchema = z.object({
   id: z.string(),
   title: z.string(),
   blog: z.string(),
+  html: z.string(),
+  excerpt: z.string(),
+  readingMinutes: z.number().int().min(1),
   author: z.string(),
   userId: z.string(),
   imageUrl: z.string().nullable(),

@@ -16,6 +16,9 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
       'blogs.id',
       'blogs.title',
       'blogs.body',
+      'blogs.html',
+      'blogs.excerpt',
+      'blogs.reading_minutes',
       'blogs.user_id',
       'blogs.image_key',
       'blogs.created_at',
@@ -32,6 +35,10 @@ export interface BlogRow {
   id: string;
   title: string;
   body: string;
+  /** Null only for rows the start-up backfill has not reached yet. */
+  html: string | null;
+  excerpt: string | null;
+  reading_minutes: number | null;
   user_id: string;
   image_key: string | null;
   created_at: Date;

@@ -1,8 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { RenderedMarkdown } from '../markdown/render-markdown.js';
 import { selectBlogRows, type BlogRow } from './blog-rows.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+const renderedColumns = (rendered: RenderedMarkdown) => ({
+  html: rendered.html,
+  excerpt: rendered.excerpt,
+  reading_minutes: rendered.readingMinutes,
+});
 
 /**
  * One page in the home order. The offset runs in a subquery over `blogs_home_order_idx`
@@ -36,11 +43,17 @@ export async function findBlogRow(db: Db, viewerId: string | null, id: string): 
 
 export async function insertBlog(
   db: Db,
-  row: { userId: string; title: string; body: string; imageKey: string | null },
+  row: { userId: string; title: string; body: string; rendered: RenderedMarkdown; imageKey: string | null },
 ): Promise<string> {
   const inserted = await db
     .insertInto('blogs')
-    .values({ user_id: row.userId, title: row.title, body: row.body, image_key: row.imageKey })
+    .values({
+      user_id: row.userId,
+      title: row.title,
+      body: row.body,
+      ...renderedColumns(row.rendered),
+      image_key: row.imageKey,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return inserted.id;
@@ -56,13 +69,14 @@ export async function updateOwnBlog(
   db: Db,
   id: string,
   userId: string,
-  changes: { title: string; body: string; imageKey?: string },
+  changes: { title: string; body: string; rendered: RenderedMarkdown; imageKey?: string },
 ): Promise<boolean> {
   const result = await db
     .updateTable('blogs')
     .set({
       title: changes.title,
       body: changes.body,
+      ...renderedColumns(changes.rendered),
       ...(changes.imageKey !== undefined ? { image_key: changes.imageKey } : {}),
       updated_at: new Date(),
     })
@@ -75,4 +89,25 @@ export async function updateOwnBlog(
 export async function deleteOwnBlog(db: Db, id: string, userId: string): Promise<boolean> {
   const result = await db.deleteFrom('blogs').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/**
+ * Up to `limit` blogs written before Markdown was rendered on write, locked for this transaction.
+ * Rows another process is already rendering are skipped, so several processes starting at once
+ * share the work instead of repeating it.
+ */
+export async function lockUnrenderedBlogs(trx: Transaction<Database>, limit: number) {
+  return trx
+    .selectFrom('blogs')
+    .select(['id', 'body'])
+    .where('html', 'is', null)
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function saveBlogRendering(trx: Transaction<Database>, id: string, rendered: RenderedMarkdown): Promise<void> {
+  await trx.updateTable('blogs').set(renderedColumns(rendered)).where('id', '=', id).where('html', 'is', null).execute();
 }

@@ -9,6 +9,7 @@ import { processUploadedImage } from '../images/image-processing.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
 import { toBlogJson } from './blog-json.js';
+import { renderBlogBody } from './blog-rendering.service.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
   deleteOwnBlog,
@@ -61,7 +62,13 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
   const imageKey = form.image ? await storeImage(deps, form.image, userId) : null;
   let id: string;
   try {
-    id = await insertBlog(deps.db, { userId, title: input.title, body: input.blog, imageKey });
+    id = await insertBlog(deps.db, {
+      userId,
+      title: input.title,
+      body: input.blog,
+      rendered: renderBlogBody(input.blog, deps.storage),
+      imageKey,
+    });
   } catch (error) {
     if (imageKey) await removeImage(deps, imageKey);
     throw error;
@@ -85,6 +92,7 @@ export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: stri
 export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string, form: BlogForm): Promise<Blog> {
   const id = parseBlogId(rawId);
   const input = validateText(form);
+  const rendered = renderBlogBody(input.blog, deps.storage);
   const newKey = form.image ? await storeImage(deps, form.image, userId) : undefined;
   let oldKey: string | null;
   try {
@@ -92,7 +100,7 @@ export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string,
       const current = await lockBlogOwnership(trx, id);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
-      const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, imageKey: newKey });
+      const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, rendered, imageKey: newKey });
       if (!updated) throw noSuchBlog();
       return current.image_key;
     });

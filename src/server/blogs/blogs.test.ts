@@ -475,6 +475,7 @@ describe('blogs API', () => {
             await real.delete(key);
           },
           publicUrl: (key) => real.publicUrl(key),
+          publicBaseUrl: real.publicBaseUrl,
         };
         const app = await buildApp({ config: t.config, database: t.database, storage: recording, logger: false });
         try {

@@ -52,5 +52,7 @@ export function createLocalImageStorage(rootDir: string): ImageStorage {
       assertValidImageKey(key);
       return `/uploads/${key}`;
     },
+
+    publicBaseUrl: '/uploads/',
   };
 }
