@@ -1,7 +1,9 @@
 import { buildApp } from './app.js';
+import { renderUnrenderedBlogs } from './blogs/blog-rendering.service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createImageStorage } from './storage/storage.js';
 
 /** Starts the server: config, database, migrations, listen; closes gracefully on SIGTERM/SIGINT. */
 async function main() {
@@ -20,6 +22,8 @@ async function main() {
   await migrateToLatest(database.db);
   const app = await buildApp({ config, database });
   app.addHook('onClose', async () => database.close());
+  // Blogs saved before Markdown was rendered on write get their HTML now, before any request.
+  await renderUnrenderedBlogs({ db: database.db, storage: createImageStorage(config), log: app.log });
 
   let closing = false;
   const shutdown = (signal: string) => {
