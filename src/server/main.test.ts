@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
 import { freePort, slowContactPost, startServer, waitForHealth } from './testing/server-process.js';
 
 describe('the server process', () => {
@@ -38,5 +39,29 @@ describe('the server process', () => {
     const rows = await sql<{ email: string }>`select email from contact_messages`.execute(database.db);
     await database.close();
     expect(rows.rows.map((row) => row.email)).toEqual(['slow@example.com']);
+  }, 120_000);
+
+  it('renders at start-up the blogs saved before Markdown was rendered on write', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
+    const before = await openDatabase({ dataDir });
+    await migrateToLatest(before.db);
+    const now = new Date();
+    await before.db
+      .insertInto('user')
+      .values({ id: 'old-author', name: 'old', email: 'old@example.com', emailVerified: true, image: null, createdAt: now, updatedAt: now })
+      .execute();
+    await before.db.insertInto('blogs').values({ user_id: 'old-author', title: 'Old', body: 'Old *text*\nkept' }).execute();
+    await before.close();
+
+    const port = await freePort();
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    await waitForHealth(port);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    const after = await openDatabase({ dataDir });
+    const row = await after.db.selectFrom('blogs').select(['html', 'excerpt', 'reading_minutes']).executeTakeFirstOrThrow();
+    await after.close();
+    expect(row).toEqual({ html: '<p>Old <em>text</em><br />\nkept</p>\n', excerpt: 'Old text kept', reading_minutes: 1 });
   }, 120_000);
 });
