@@ -31,6 +31,7 @@ export default defineConfig({
                 include: ['src/server/**/*.test.ts'],
                 exclude: [
                   'src/server/images/**',
+                  'src/server/markdown/**',
                   'src/server/storage/**',
                   'src/server/ai/offline-generator.test.ts',
                   'src/server/ai/sanitize-blog-html.test.ts',

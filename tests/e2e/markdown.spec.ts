@@ -15,6 +15,13 @@ test('a blog written in Markdown shows formatted, highlighted and without script
     '```js',
     'const answer = 42;',
     '```',
+    '',
+    '- [x] written',
+    '- [ ] published',
+    '',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
   ].join('\n');
 
   await page.goto('/create');
@@ -40,6 +47,10 @@ test('a blog written in Markdown shows formatted, highlighted and without script
   await expect(body.locator('pre code.hljs.language-js')).toContainText('const answer = 42;');
   await expect(body.locator('pre code .hljs-keyword')).toHaveText('const');
   await expect(body.locator('pre code .hljs-number')).toHaveText('42');
+  await expect(body.getByRole('checkbox')).toHaveCount(2);
+  await expect(body.getByRole('checkbox').first()).toBeChecked();
+  await expect(body.getByRole('checkbox').first()).toBeDisabled();
+  await expect(body.getByRole('table')).toContainText('2');
 
   // The script tag is shown as text, never run.
   await expect(body).toContainText('<script>window.__fromBlog = true</script>');

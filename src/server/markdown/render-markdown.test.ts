@@ -31,11 +31,11 @@ describe('renderMarkdown: Markdown', () => {
     expect(html('~~gone~~ stays')).toBe('<p><s>gone</s> stays</p>\n');
   });
 
-  it('renders GFM task lists as disabled checkboxes', () => {
+  it('renders GFM task lists as disabled checkboxes labelled by their task', () => {
     const out = html('- [ ] to do\n- [x] done\n- plain');
     expect(out).toContain('<ul class="contains-task-list">');
-    expect(out).toContain('<li class="task-list-item"><input type="checkbox" disabled /> to do</li>');
-    expect(out).toContain('<li class="task-list-item"><input type="checkbox" disabled checked /> done</li>');
+    expect(out).toContain('<li class="task-list-item"><label><input type="checkbox" disabled /> to do</label></li>');
+    expect(out).toContain('<li class="task-list-item"><label><input type="checkbox" disabled checked /> done</label></li>');
     expect(out).toContain('<li>plain</li>');
   });
 

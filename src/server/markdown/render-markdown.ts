@@ -35,6 +35,7 @@ const md = new MarkdownIt({
 });
 // Boxes are shown, never used: disabled, and without labels or ids that could clash with the page's.
 md.use(tasklist, { disabled: true, label: false, containerClass: 'contains-task-list' });
+md.core.ruler.after('task_list', 'task_list_labels', labelTaskCheckboxes);
 md.validateLink = isAllowedLink;
 md.core.ruler.push('shift_headings', shiftHeadings);
 md.renderer.rules.image = renderImage;
@@ -90,6 +91,19 @@ function isAllowedLink(url: string): boolean {
   // Protocol-relative URLs (`//host`, or `\\host` which browsers treat the same) leave the site,
   // and a colon before the path (`java%09script:`) is a disguised scheme, not a page of ours.
   return !/^[\\/]{2}/.test(trimmed) && !/^[^/?#]*:/.test(trimmed);
+}
+
+/**
+ * Each task's text becomes its checkbox's label by wrapping both in a `<label>` (no ids to clash
+ * with the page's), so screen readers announce the task with its box.
+ */
+function labelTaskCheckboxes(state: { tokens: Token[]; Token: typeof Token }): void {
+  for (const token of state.tokens) {
+    const children = token.type === 'inline' ? token.children : null;
+    if (!children || children[0]?.type !== 'checkbox_input') continue;
+    children.unshift(new state.Token('task_label_open', 'label', 1));
+    children.push(new state.Token('task_label_close', 'label', -1));
+  }
 }
 
 /** The blog's title is the page's only h1: `#` becomes h2, and nothing goes deeper than h6. */

@@ -3,7 +3,7 @@ import sanitizeHtml from 'sanitize-html';
 /** What a rendered blog's markup may hold: the elements Markdown produces, nothing more. */
 const ALLOWED_TAGS = [
   'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'span',
-  'strong', 'em', 's', 'del', 'a', 'img', 'ul', 'ol', 'li', 'input',
+  'strong', 'em', 's', 'del', 'a', 'img', 'ul', 'ol', 'li', 'input', 'label',
   'table', 'thead', 'tbody', 'tr', 'th', 'td',
 ];
 

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 
 const ALLOWED_TAGS = new Set([
   'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'span', 'strong', 'em', 's',
-  'del', 'a', 'img', 'ul', 'ol', 'li', 'input', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  'del', 'a', 'img', 'ul', 'ol', 'li', 'input', 'label', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
 ]);
 
 /** What every rendering of a blog must satisfy, whatever went in. */
