@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isStoredImageUrl, renderMarkdown } from './render-markdown.js';
+import { renderMarkdown } from './render-markdown.js';
+import { isStoredImageUrl } from './stored-image-url.js';
 import { expectSafeHtml } from './test-support/safe-html.js';
 
 const OWN = ['/uploads/', 'https://cdn.example.com/bucket'];
@@ -44,6 +45,10 @@ describe('renderMarkdown: Markdown', () => {
     expect(out).toContain('<a href="http://www.example.com" rel="nofollow ugc noopener">www.example.com</a>');
     expect(out).toContain('<a href="https://example.org/x" rel="nofollow ugc noopener">https://example.org/x</a>');
     expect(out).toContain('<a href="mailto:me@example.com" rel="nofollow ugc noopener">me@example.com</a>');
+  });
+
+  it('leaves words that only look like domains as text, as GFM does', () => {
+    expect(html('Read readme.md, run build.sh, see example.com.')).toBe('<p>Read readme.md, run build.sh, see example.com.</p>\n');
   });
 
   it('shifts headings one level down so the blog title stays the only h1, never below h6', () => {
@@ -135,6 +140,7 @@ describe('renderMarkdown: hostile input', () => {
     ['deeply nested lists', Array.from({ length: 2_000 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n'), (out) => expect(out).toMatch(/^<ul>\n<li>level 0\n<ul>\n<li>level 1\n/)],
     ['deeply nested quotes', `${'>'.repeat(100_000)} deep\n\nafter`, (out) => expect(out).toContain('<p>after</p>')],
     ['deeply nested brackets and backticks', '`'.repeat(50_000) + '['.repeat(50_000) + '<'.repeat(50_000), (out) => expect(out.length).toBeGreaterThan(0)],
+    ['thousands of images inside links', '[![x](https://a.example/i.png)](https://b.example)'.repeat(20_000), (out) => expect(out).not.toContain('<img')],
     ['a huge table', `|${'a|'.repeat(2_000)}\n|${'-|'.repeat(2_000)}\n${`|${'b|'.repeat(2_000)}\n`.repeat(20)}`, (out) => expect(out).toContain('<table>')],
   ];
 

@@ -4,6 +4,7 @@ import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { excerptOf, plainText, readingMinutes } from './excerpt.js';
 import { sanitizeBlogMarkup } from './sanitize-blog-markup.js';
+import { isStoredImageUrl, normaliseImagePrefixes } from './stored-image-url.js';
 
 /**
  * Blogs are written in Markdown (CommonMark with GFM tables, strikethrough, task lists and
@@ -33,11 +34,13 @@ const md = new MarkdownIt({
   // list or quote is dropped, which bounds work and markup for hostile input.
   highlight: highlightCode,
 });
-// Boxes are shown, never used: disabled, and without labels or ids that could clash with the page's.
+limitBareLinksToGfm(md);
+// Boxes are shown, never used: disabled, and labelled by wrapping rather than by the plugin's ids.
 md.use(tasklist, { disabled: true, label: false, containerClass: 'contains-task-list' });
 md.core.ruler.after('task_list', 'task_list_labels', labelTaskCheckboxes);
 md.validateLink = isAllowedLink;
 md.core.ruler.push('shift_headings', shiftHeadings);
+md.core.ruler.push('mark_images_in_links', markImagesInLinks);
 md.renderer.rules.image = renderImage;
 
 /** What a blog's Markdown becomes; stored beside the source on every write. */
@@ -51,7 +54,7 @@ export interface RenderedMarkdown {
 
 /** Parsed once; the same tokens give the HTML, the excerpt and the word count. */
 export function renderMarkdown(source: string, options: MarkdownOptions): RenderedMarkdown {
-  const env: RenderEnv = { imagePrefixes: normalisePrefixes(options.imagePrefixes) };
+  const env: RenderEnv = { imagePrefixes: normaliseImagePrefixes(options.imagePrefixes) };
   const tokens = md.parse(source, env);
   const html = sanitizeBlogMarkup(md.renderer.render(tokens, md.options, env), env.imagePrefixes);
   const prose = plainText(tokens, { withCode: false });
@@ -64,20 +67,15 @@ export function renderMarkdown(source: string, options: MarkdownOptions): Render
   };
 }
 
-/** Prefixes end in `/`, so `https://cdn.example` cannot vouch for `https://cdn.example.evil`. */
-function normalisePrefixes(prefixes: readonly string[]): string[] {
-  return prefixes.filter((prefix) => prefix !== '').map((prefix) => (prefix.endsWith('/') ? prefix : `${prefix}/`));
-}
-
-// What may follow an allowed prefix: a stored object's key, with no `..` to climb out of it.
-const STORED_IMAGE_PATH = /^[A-Za-z0-9_-][A-Za-z0-9_./-]*$/;
-
-export function isStoredImageUrl(url: string, prefixes: readonly string[]): boolean {
-  return prefixes.some((prefix) => {
-    if (!url.startsWith(prefix)) return false;
-    const rest = url.slice(prefix.length);
-    return STORED_IMAGE_PATH.test(rest) && !rest.split('/').includes('..');
-  });
+/**
+ * GFM turns bare `www.…`, `http(s)://…` and e-mail addresses into links. linkify-it also links any
+ * word that ends like a domain (`readme.md`, `index.sh`), which would change how older plain-text
+ * posts read; those matches (no scheme, no `www.`) are left as text.
+ */
+function limitBareLinksToGfm(parser: MarkdownIt): void {
+  const match = parser.linkify.match.bind(parser.linkify);
+  parser.linkify.match = (text: string) =>
+    (match(text) ?? []).filter((link) => link.schema !== '' || /^www\./i.test(link.raw));
 }
 
 /**
@@ -127,16 +125,19 @@ function renderImage(tokens: Token[], index: number, options: MarkdownIt['option
   }
   const label = md.utils.escapeHtml(alt.trim() || src);
   // Inside a link (`[![badge](…)](…)`) the label alone: links do not nest.
-  return isInsideLink(tokens, index) ? label : `<a href="${md.utils.escapeHtml(src)}">${label}</a>`;
+  return token.meta?.insideLink ? label : `<a href="${md.utils.escapeHtml(src)}">${label}</a>`;
 }
 
-function isInsideLink(tokens: Token[], index: number): boolean {
-  let depth = 0;
-  for (let i = 0; i < index; i++) {
-    if (tokens[i]!.type === 'link_open') depth++;
-    else if (tokens[i]!.type === 'link_close') depth--;
+/** One pass per paragraph, so a post of thousands of images costs no more than its length. */
+function markImagesInLinks(state: { tokens: Token[] }): void {
+  for (const block of state.tokens) {
+    let depth = 0;
+    for (const token of block.children ?? []) {
+      if (token.type === 'link_open') depth++;
+      else if (token.type === 'link_close') depth--;
+      else if (token.type === 'image' && depth > 0) token.meta = { ...token.meta, insideLink: true };
+    }
   }
-  return depth > 0;
 }
 
 /**

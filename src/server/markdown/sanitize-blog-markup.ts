@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { isStoredImageUrl } from './stored-image-url.js';
 
 /** What a rendered blog's markup may hold: the elements Markdown produces, nothing more. */
 const ALLOWED_TAGS = [
@@ -44,15 +45,14 @@ function optionsFor(imagePrefixes: readonly string[]): sanitizeHtml.IOptions {
       }),
     },
     // The renderer already turned foreign images into links; this holds even if it did not.
-    exclusiveFilter: (frame) => frame.tag === 'img' && !isAllowedImage(frame.attribs.src ?? '', imagePrefixes),
+    exclusiveFilter: (frame) => frame.tag === 'img' && !isStoredImageUrl(frame.attribs.src ?? '', imagePrefixes),
   };
 }
 
-function isAllowedImage(src: string, prefixes: readonly string[]): boolean {
-  return prefixes.some((prefix) => src.startsWith(prefix)) && !src.includes('..');
-}
-
-/** Sanitises the renderer's HTML against the allow-list above; links get `rel="nofollow ugc noopener"`. */
+/**
+ * Sanitises the renderer's HTML against the allow-list above; links get `rel="nofollow ugc noopener"`.
+ * `imagePrefixes` are normalised (see `normaliseImagePrefixes`).
+ */
 export function sanitizeBlogMarkup(html: string, imagePrefixes: readonly string[]): string {
   return sanitizeHtml(html, optionsFor(imagePrefixes));
 }
