@@ -85,7 +85,9 @@ test.describe('blogs', () => {
     await expect(card).toContainText('Upvote Count: 0');
     await expect(card).toContainText('Downvote Count: 0');
     const image = card.getByRole('img');
-    await expect(image).toHaveAttribute('loading', 'lazy');
+    // The page's first card loads its image at once, with high priority; the others lazily.
+    const first = (await cards(page).first().getByRole('heading').textContent()) === title;
+    await expect(image).toHaveAttribute('loading', first ? 'eager' : 'lazy');
     await expect(image).toHaveAttribute('width', /\d+/);
     await expect(image).toHaveAttribute('height', /\d+/);
     const imageUrl = await image.getAttribute('src');
