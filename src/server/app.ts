@@ -23,11 +23,14 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { contactRoutes } from './contact/contact.routes.js';
+import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerWebApp } from './http/web-app.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
+import { createPageHandler } from './pages/pages.js';
 import { localUploadsDir } from './storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from './storage/storage.js';
 
@@ -51,6 +54,12 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web app; defaults to `dist/web` of this package. */
   webRoot?: string;
+  /**
+   * Where server-rendered pages come from: `vite` renders from source (development, and the
+   * server-render tests), `built` from the build beside `webRoot` (no build: pages answer the
+   * JSON 404, as in API tests). Default: `vite` in development, else `built`.
+   */
+  pages?: 'vite' | 'built';
 }
 
 /** The built web app sits beside the built server (`dist/web` next to `dist/server`). */
@@ -96,11 +105,17 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(feedRoutes, deps);
 
+  const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
+  const pages = options.pages ?? (config.env === 'development' ? 'vite' : 'built');
+  const pageRenderer = pages === 'vite' ? await vitePageRenderer(app, { hmr: config.env === 'development' }) : builtPageRenderer(webRoot);
   await registerWebApp(app, {
-    webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
+    webRoot,
     uploadsRoot: config.s3 ? undefined : localUploadsDir(config),
+    renderPage: pageRenderer && createPageHandler(app, { renderer: pageRenderer, site: { name: config.siteName, publicUrl: config.publicUrl } }),
   });
+  if (pageRenderer?.close) app.addHook('onClose', () => pageRenderer.close!());
 
   app.addHook('onClose', async () => mailer.close());
   return app;
@@ -116,7 +131,8 @@ async function registerSecurityHeaders(app: ReturnType<typeof Fastify>, config: 
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // Vite's development client needs its inline module preamble; production allows none.
+        scriptSrc: config.env === 'development' ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...imageOrigins],
         fontSrc: ["'self'", 'data:'],

@@ -65,7 +65,14 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
+  IMAGE_BACKFILL_ON_START: booleanFlag(true),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
+  SITEMAP_PART_SIZE: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(10, 'must be at least 10')
+    .max(50_000, 'must be at most 50000 (the sitemap protocol\'s limit)')
+    .default(50_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -90,6 +97,8 @@ export interface Config {
   publicUrl: string;
   /** The site's name in page titles, feeds and Open Graph (`SITE_NAME`). */
   siteName: string;
+  /** Most URLs in one sitemap file; more blogs make `/sitemap.xml` an index of parts (`SITEMAP_PART_SIZE`). */
+  sitemapPartSize: number;
   authSecret: string;
   requireEmailVerification: boolean;
   mail: { smtpUrl?: string; from: string; contactTo?: string };
@@ -102,6 +111,8 @@ export interface Config {
     timeoutMs: number;
   };
   s3?: S3Config;
+  /** Make the variants of images stored before they existed, in the background after start-up. */
+  imageBackfillOnStart: boolean;
   socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
   logLevel: string;
 }
@@ -132,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     siteName: e.SITE_NAME,
+    sitemapPartSize: e.SITEMAP_PART_SIZE,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactTo: e.CONTACT_TO },
@@ -153,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           publicUrl: e.S3_PUBLIC_URL,
         }
       : undefined,
+    imageBackfillOnStart: e.IMAGE_BACKFILL_ON_START,
     socialProviders: parseSocialProviders(env),
     logLevel: e.LOG_LEVEL,
   };

@@ -21,6 +21,9 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
       'blogs.reading_minutes',
       'blogs.user_id',
       'blogs.image_key',
+      'blogs.image_width',
+      'blogs.image_height',
+      'blogs.image_variant_widths',
       'blogs.created_at',
       'blogs.updated_at',
       'blogs.upvotes',
@@ -41,6 +44,9 @@ export interface BlogRow {
   reading_minutes: number | null;
   user_id: string;
   image_key: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  image_variant_widths: number[] | null;
   created_at: Date;
   updated_at: Date;
   upvotes: number;

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { RenderedMarkdown } from '../markdown/render-markdown.js';
+import type { StoredImage } from '../images/stored-image.js';
 import { selectBlogRows, type BlogRow } from './blog-rows.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -43,17 +44,11 @@ export async function findBlogRow(db: Db, viewerId: string | null, id: string): 
 
 export async function insertBlog(
   db: Db,
-  row: { userId: string; title: string; body: string; rendered: RenderedMarkdown; imageKey: string | null },
+  row: { userId: string; title: string; body: string; rendered: RenderedMarkdown; image: StoredImage | null },
 ): Promise<string> {
   const inserted = await db
     .insertInto('blogs')
-    .values({
-      user_id: row.userId,
-      title: row.title,
-      body: row.body,
-      ...renderedColumns(row.rendered),
-      image_key: row.imageKey,
-    })
+    .values({ user_id: row.userId, title: row.title, body: row.body, ...renderedColumns(row.rendered), ...imageColumns(row.image) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return inserted.id;
@@ -69,7 +64,7 @@ export async function updateOwnBlog(
   db: Db,
   id: string,
   userId: string,
-  changes: { title: string; body: string; rendered: RenderedMarkdown; imageKey?: string },
+  changes: { title: string; body: string; rendered: RenderedMarkdown; image?: StoredImage },
 ): Promise<boolean> {
   const result = await db
     .updateTable('blogs')
@@ -77,7 +72,7 @@ export async function updateOwnBlog(
       title: changes.title,
       body: changes.body,
       ...renderedColumns(changes.rendered),
-      ...(changes.imageKey !== undefined ? { image_key: changes.imageKey } : {}),
+      ...(changes.image !== undefined ? imageColumns(changes.image) : {}),
       updated_at: new Date(),
     })
     .where('id', '=', id)
@@ -110,4 +105,13 @@ export async function lockUnrenderedBlogs(trx: Transaction<Database>, limit: num
 
 export async function saveBlogRendering(trx: Transaction<Database>, id: string, rendered: RenderedMarkdown): Promise<void> {
   await trx.updateTable('blogs').set(renderedColumns(rendered)).where('id', '=', id).where('html', 'is', null).execute();
+}
+
+function imageColumns(image: StoredImage | null) {
+  return {
+    image_key: image?.key ?? null,
+    image_width: image?.width ?? null,
+    image_height: image?.height ?? null,
+    image_variant_widths: image?.variantWidths ?? null,
+  };
 }

@@ -81,6 +81,11 @@ export interface BlogTable {
   title: string;
   body: string;
   image_key: string | null;
+  /** The stored image's own size; null with no image, or before the backfill reached it. */
+  image_width: number | null;
+  image_height: number | null;
+  /** Widths of its stored smaller copies; null until they exist (see the backfill). */
+  image_variant_widths: number[] | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   upvotes: Generated<number>;

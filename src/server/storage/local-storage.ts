@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { assertValidImageKey } from './image-key.js';
@@ -36,6 +36,15 @@ export function createLocalImageStorage(rootDir: string): ImageStorage {
         await rename(temporary, file);
       } catch (error) {
         await rm(temporary, { force: true });
+        throw error;
+      }
+    },
+
+    async get(key) {
+      try {
+        return await readFile(fileFor(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
       }
     },

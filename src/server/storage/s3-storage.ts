@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
 import { assertValidImageKey } from './image-key.js';
 import type { ImageStorage } from './storage.js';
@@ -35,6 +35,17 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
           CacheControl: IMAGE_CACHE_CONTROL,
         }),
       );
+    },
+
+    async get(key) {
+      assertValidImageKey(key);
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
+        return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
+      } catch (error) {
+        if (error instanceof NoSuchKey) return null;
+        throw error;
+      }
     },
 
     async delete(key) {

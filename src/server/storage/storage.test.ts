@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
-import { isValidImageKey } from './image-key.js';
+import { isValidImageKey, ogImageKey, variantImageKey } from './image-key.js';
 import { createLocalImageStorage, localUploadsDir } from './local-storage.js';
 import { createS3ImageStorage, IMAGE_CACHE_CONTROL } from './s3-storage.js';
 import { createImageStorage, newImageKey } from './storage.js';
@@ -81,6 +81,15 @@ describe('newImageKey', () => {
     expect(newImageKey('photo.png', 'AbC-09_z')).toContain('-AbC-09_z-');
   });
 
+  it('derives the variant and Open Graph keys from the image key, inside the same pattern', () => {
+    const key = newImageKey('photo.jpg', 'u1');
+    const stem = key.slice(0, -'.webp'.length);
+    expect(variantImageKey(key, 480)).toBe(`${stem}-w480.webp`);
+    expect(ogImageKey(key)).toBe(`${stem}-og.webp`);
+    expect(isValidImageKey(variantImageKey(key, 960)) && isValidImageKey(ogImageKey(key))).toBe(true);
+    expect(() => variantImageKey('../x.webp', 480)).toThrow(/Invalid image key/);
+  });
+
   it('never repeats, even within one millisecond', () => {
     const keys = new Set(Array.from({ length: 2000 }, () => newImageKey('same.png', 'same-user')));
     expect(keys.size).toBe(2000);
@@ -116,6 +125,14 @@ describe('local image storage', () => {
     expect(await readdir(path.join(root, 'blogs'))).toHaveLength(1);
   });
 
+  it('reads an image back, and null for a missing one', async () => {
+    const storage = createLocalImageStorage(await tempDir());
+    const key = newImageKey('photo.jpg', 'u1');
+    expect(await storage.get(key)).toBeNull();
+    await storage.put(key, Buffer.from('bytes'), 'image/webp');
+    expect(await storage.get(key)).toEqual(Buffer.from('bytes'));
+  });
+
   it('deletes an image, and deleting a missing one is not an error', async () => {
     const root = await tempDir();
     const storage = createLocalImageStorage(root);
@@ -136,6 +153,7 @@ describe('local image storage', () => {
 
     await expect(storage.put(key, Buffer.from('evil'), 'image/webp')).rejects.toThrow(/Invalid image key/);
     await expect(storage.delete(key)).rejects.toThrow(/Invalid image key/);
+    await expect(storage.get(key)).rejects.toThrow(/Invalid image key/);
     expect(() => storage.publicUrl(key)).toThrow(/Invalid image key/);
     expect(await readFile(outside, 'utf8')).toBe('must survive');
     expect(existsSync(root)).toBe(false);
@@ -243,6 +261,14 @@ describe('S3 image storage', () => {
     await expect(storage.delete(key)).resolves.toBeUndefined();
   });
 
+  it('reads an object back, and null for a missing one', async () => {
+    const storage = createImageStorage(config);
+    const key = newImageKey('photo.jpg', 'u1');
+    expect(await storage.get(key)).toBeNull();
+    await storage.put(key, Buffer.from('object bytes'), 'image/webp');
+    expect(await storage.get(key)).toEqual(Buffer.from('object bytes'));
+  });
+
   it('signs its requests with the configured credentials', async () => {
     const storage = createImageStorage(testConfig(await tempDir(), {
       S3_BUCKET: bucket,
@@ -257,6 +283,7 @@ describe('S3 image storage', () => {
     const storage = createImageStorage(config);
     await expect(storage.put(key, Buffer.from('evil'), 'image/webp')).rejects.toThrow(/Invalid image key/);
     await expect(storage.delete(key)).rejects.toThrow(/Invalid image key/);
+    await expect(storage.get(key)).rejects.toThrow(/Invalid image key/);
     expect(() => storage.publicUrl(key)).toThrow(/Invalid image key/);
   });
 
