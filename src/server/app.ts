@@ -28,6 +28,9 @@ import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerWebApp } from './http/web-app.js';
+import { createCacheInvalidation } from './cache/cache-invalidation.js';
+import { ResponseCache } from './cache/response-cache.js';
+import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
 import { createPageHandler } from './pages/pages.js';
@@ -85,6 +88,13 @@ export async function buildApp(options: BuildAppOptions) {
   deps.authGuards = createAuthGuards({ db: database.db, config });
 
   await registerSecurityHeaders(app, config);
+  // Before compression, so the cache stores plain bytes and sends its own compressed copies.
+  if (config.responseCacheBytes > 0) {
+    const cache = new ResponseCache(config.responseCacheBytes);
+    const invalidation = await createCacheInvalidation({ cache, db: database.db, databaseUrl: config.databaseUrl, log: app.log });
+    registerResponseCache(app, cache, invalidation);
+    app.addHook('onClose', () => invalidation.close());
+  }
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifySwagger, {
     openapi: {

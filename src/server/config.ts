@@ -66,6 +66,7 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
   IMAGE_BACKFILL_ON_START: booleanFlag(true),
+  RESPONSE_CACHE_MB: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(64),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
   SITEMAP_PART_SIZE: z.coerce
     .number({ message: 'must be a whole number' })
@@ -97,6 +98,8 @@ export interface Config {
   publicUrl: string;
   /** The site's name in page titles, feeds and Open Graph (`SITE_NAME`). */
   siteName: string;
+  /** Bytes the in-process cache of anonymous answers may hold (`RESPONSE_CACHE_MB`); 0 turns it off. */
+  responseCacheBytes: number;
   /** Most URLs in one sitemap file; more blogs make `/sitemap.xml` an index of parts (`SITEMAP_PART_SIZE`). */
   sitemapPartSize: number;
   authSecret: string;
@@ -143,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     siteName: e.SITE_NAME,
+    responseCacheBytes: e.RESPONSE_CACHE_MB * 1024 * 1024,
     sitemapPartSize: e.SITEMAP_PART_SIZE,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
