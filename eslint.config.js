@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.build-*/', 'node_modules/', '.e2e-data/', 'test-results/', 'playwright-report/'] },
+  { ignores: ['dist/', 'dist-*/', '.build-*/', 'node_modules/', '.e2e-data/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -22,6 +22,38 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'The web never imports from src/server.' }] }],
+    },
+  },
+  {
+    // Features do not import each other (nor the routes): a route composes them. A file two
+    // levels down (features/<name>/api/x.ts) reaching `../../<other>/` is another feature.
+    files: ['src/web/features/*/*/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**'], message: 'The web never imports from src/server.' },
+            { regex: '^\\.\\./\\.\\./[^./]', message: 'Features do not import each other: let the route compose them.' },
+            { group: ['**/routes/**', '**/app-routes'], message: 'Features do not import routes.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/web/features/*/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**'], message: 'The web never imports from src/server.' },
+            { regex: '^\\.\\./[^./]', message: 'Features do not import each other: let the route compose them.' },
+            { group: ['**/routes/**', '**/app-routes'], message: 'Features do not import routes.' },
+          ],
+        },
+      ],
     },
   },
   {

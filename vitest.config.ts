@@ -30,7 +30,9 @@ export default defineConfig({
                 // Only the tests that touch the database run twice.
                 include: ['src/server/**/*.test.ts'],
                 exclude: [
-                  'src/server/images/**',
+                  'src/server/images/image-processing.test.ts',
+                  'src/server/images/image-variants.test.ts',
+                  'src/server/markdown/**',
                   'src/server/storage/**',
                   'src/server/ai/offline-generator.test.ts',
                   'src/server/ai/sanitize-blog-html.test.ts',

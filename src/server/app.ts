@@ -21,12 +21,18 @@ import { createSessions } from './auth/session.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { contactRoutes } from './contact/contact.routes.js';
+import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerWebApp } from './http/web-app.js';
+import { createCacheInvalidation } from './cache/cache-invalidation.js';
+import { ResponseCache } from './cache/response-cache.js';
+import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createRateLimiter } from './rate-limit/rate-limit.js';
+import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
+import { createPageHandler } from './pages/pages.js';
 import { localUploadsDir } from './storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from './storage/storage.js';
 
@@ -38,6 +44,12 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web app; defaults to `dist/web` of this package. */
   webRoot?: string;
+  /**
+   * Where server-rendered pages come from: `vite` renders from source (development, and the
+   * server-render tests), `built` from the build beside `webRoot` (no build: pages answer the
+   * JSON 404, as in API tests). Default: `vite` in development, else `built`.
+   */
+  pages?: 'vite' | 'built';
 }
 
 /** The built web app sits beside the built server (`dist/web` next to `dist/server`). */
@@ -74,6 +86,13 @@ export async function buildApp(options: BuildAppOptions) {
   const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage, limiter };
 
   await registerSecurityHeaders(app, config);
+  // Before compression, so the cache stores plain bytes and sends its own compressed copies.
+  if (config.responseCacheBytes > 0) {
+    const cache = new ResponseCache(config.responseCacheBytes);
+    const invalidation = await createCacheInvalidation({ cache, db: database.db, databaseUrl: config.databaseUrl, log: app.log });
+    registerResponseCache(app, cache, invalidation);
+    app.addHook('onClose', () => invalidation.close());
+  }
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifySwagger, {
     openapi: {
@@ -94,11 +113,17 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(feedRoutes, deps);
 
+  const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
+  const pages = options.pages ?? (config.env === 'development' ? 'vite' : 'built');
+  const pageRenderer = pages === 'vite' ? await vitePageRenderer(app, { hmr: config.env === 'development' }) : builtPageRenderer(webRoot);
   await registerWebApp(app, {
-    webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
+    webRoot,
     uploadsRoot: config.s3 ? undefined : localUploadsDir(config),
+    renderPage: pageRenderer && createPageHandler(app, { renderer: pageRenderer, site: { name: config.siteName, publicUrl: config.publicUrl } }),
   });
+  if (pageRenderer?.close) app.addHook('onClose', () => pageRenderer.close!());
 
   app.addHook('onClose', async () => mailer.close());
   return app;
@@ -114,7 +139,8 @@ async function registerSecurityHeaders(app: ReturnType<typeof Fastify>, config: 
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // Vite's development client needs its inline module preamble; production allows none.
+        scriptSrc: config.env === 'development' ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...imageOrigins],
         fontSrc: ["'self'", 'data:'],

@@ -19,6 +19,7 @@ describe('configuration', () => {
     expect(config.ai.model).toBe('gpt-3.5-turbo');
     expect(config.s3).toBeUndefined();
     expect(config.socialProviders).toEqual({});
+    expect(config.sitemapPartSize).toBe(50_000);
   });
 
   it('generates the auth secret once and keeps it readable by the owner only', () => {
@@ -38,6 +39,8 @@ describe('configuration', () => {
     ['CONTACT_TO', 'nobody', /^Invalid configuration: CONTACT_TO must be an e-mail address/],
     ['SMTP_URL', 'http://mail', /^Invalid configuration: SMTP_URL /],
     ['AUTH_SECRET', 'short', /^Invalid configuration: AUTH_SECRET must be at least 32 characters/],
+    ['SITEMAP_PART_SIZE', '50001', /^Invalid configuration: SITEMAP_PART_SIZE must be at most 50000/],
+    ['SITEMAP_PART_SIZE', '5', /^Invalid configuration: SITEMAP_PART_SIZE must be at least 10/],
     ['GITHUB_CLIENT_ID', 'id-without-secret', /^Invalid configuration: GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together/],
   ])('refuses a bad %s with one line naming it', (name, value, expected) => {
     const attempt = () => loadConfig({ DATA_DIR: dataDir(), [name]: value });

@@ -71,6 +71,8 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
+  IMAGE_BACKFILL_ON_START: booleanFlag(true),
+  RESPONSE_CACHE_MB: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(64),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
   RATE_LIMIT_SCALE: z.coerce.number({ message: 'must be a number' }).positive('must be positive').max(1_000_000).default(1),
   REQUEST_TIMEOUT_MS: positiveInt(60_000),
@@ -78,6 +80,12 @@ const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
   IDLE_TIMEOUT_MS: positiveInt(60_000),
   MAX_CONNECTIONS: positiveInt(4_096),
+  SITEMAP_PART_SIZE: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(10, 'must be at least 10')
+    .max(50_000, 'must be at most 50000 (the sitemap protocol\'s limit)')
+    .default(50_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -102,6 +110,10 @@ export interface Config {
   publicUrl: string;
   /** The site's name in page titles, feeds and Open Graph (`SITE_NAME`). */
   siteName: string;
+  /** Bytes the in-process cache of anonymous answers may hold (`RESPONSE_CACHE_MB`); 0 turns it off. */
+  responseCacheBytes: number;
+  /** Most URLs in one sitemap file; more blogs make `/sitemap.xml` an index of parts (`SITEMAP_PART_SIZE`). */
+  sitemapPartSize: number;
   authSecret: string;
   requireEmailVerification: boolean;
   mail: { smtpUrl?: string; from: string; contactTo?: string };
@@ -114,6 +126,8 @@ export interface Config {
     timeoutMs: number;
   };
   s3?: S3Config;
+  /** Make the variants of images stored before they existed, in the background after start-up. */
+  imageBackfillOnStart: boolean;
   socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
   /** Multiplies every rate limit (`RATE_LIMIT_SCALE`, default 1): load tests from a few addresses raise it. */
   rateLimitScale: number;
@@ -158,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     siteName: e.SITE_NAME,
+    responseCacheBytes: e.RESPONSE_CACHE_MB * 1024 * 1024,
+    sitemapPartSize: e.SITEMAP_PART_SIZE,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactTo: e.CONTACT_TO },
@@ -179,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           publicUrl: e.S3_PUBLIC_URL,
         }
       : undefined,
+    imageBackfillOnStart: e.IMAGE_BACKFILL_ON_START,
     socialProviders: parseSocialProviders(env),
     rateLimitScale: e.RATE_LIMIT_SCALE,
     http: {

@@ -1,8 +1,11 @@
 import { buildApp } from './app.js';
+import { renderUnrenderedBlogs } from './blogs/blog-rendering.service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { PRIVATE_UMASK } from './db/private-files.js';
 import { migrateToLatest } from './db/migrate.js';
+import { backfillImageVariants } from './images/backfill-image-variants.js';
+import { createImageStorage } from './storage/storage.js';
 
 /** Starts the server: config, database, migrations, listen; closes gracefully on SIGTERM/SIGINT. */
 async function main() {
@@ -21,8 +24,18 @@ async function main() {
 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
-  const app = await buildApp({ config, database });
-  app.addHook('onClose', async () => database.close());
+  const storage = createImageStorage(config);
+  const app = await buildApp({ config, database, storage });
+  // Blogs saved before Markdown was rendered on write get their HTML now, before any request.
+  await renderUnrenderedBlogs({ db: database.db, storage, log: app.log });
+  const backfill = new AbortController();
+  let backfillDone: Promise<unknown> = Promise.resolve();
+  app.addHook('onClose', async () => {
+    // The backfill stops after the image in hand, before the database it writes to closes.
+    backfill.abort();
+    await backfillDone;
+    await database.close();
+  });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -54,6 +67,12 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Blogging site ready at ${config.publicUrl} (database: ${database.kind})`);
+  if (config.imageBackfillOnStart) {
+    // In the background, after listen: older images keep working (without srcset) meanwhile.
+    backfillDone = backfillImageVariants({ db: database.db, storage, log: app.log }, { signal: backfill.signal }).catch(
+      (err: unknown) => app.log.error({ err }, 'image variants: backfill stopped'),
+    );
+  }
 }
 
 main().catch((err: unknown) => {

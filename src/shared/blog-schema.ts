@@ -32,14 +32,39 @@ export const voteDirectionSchema = z.enum(['up', 'down']);
 export type VoteDirection = z.infer<typeof voteDirectionSchema>;
 export const voteInputSchema = z.object({ direction: voteDirectionSchema });
 
-/** A blog as the API returns it. `author` is the owner's e-mail, as the spec shows it. */
+/**
+ * A blog's image with what the page needs to load the right size without a layout shift:
+ * its own `width` and `height`, a `srcset` of every stored width (the largest is `url`
+ * itself, nothing upscaled), and `ogUrl`, a 1200 x 630 crop for Open Graph. URLs are
+ * site-relative with local storage and absolute with S3.
+ */
+export const blogImageSchema = z.object({
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  srcset: z.string(),
+  ogUrl: z.string(),
+});
+export type BlogImage = z.infer<typeof blogImageSchema>;
+
+/**
+ * A blog as the API returns it. `author` is the owner's e-mail, as the spec shows it. `blog` is
+ * the Markdown source; `html` its sanitised rendering, `excerpt` its plain text cut near 200
+ * characters, `readingMinutes` at least 1.
+ * `image` is null when there is no image, and also for an image stored before sizes were
+ * kept until the start-up backfill reaches it; `imageUrl` is set whenever there is an image.
+ */
 export const blogSchema = z.object({
   id: z.string(),
   title: z.string(),
   blog: z.string(),
+  html: z.string(),
+  excerpt: z.string(),
+  readingMinutes: z.number().int().min(1),
   author: z.string(),
   userId: z.string(),
   imageUrl: z.string().nullable(),
+  image: blogImageSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   upvotes: z.number().int(),

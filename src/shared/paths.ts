@@ -27,8 +27,11 @@ export const paths = {
   viewBlog: (id: string) => withQuery('/viewBlog', { id }),
   edit: (id: string) => withQuery('/edit', { id }),
   search: (searchTerm: string, page?: number) => withQuery('/search', { searchTerm, page: pageParam(page) }),
-  rss: () => '/rss.xml',
+  rss: (author?: string) => withQuery('/rss.xml', { author }),
   sitemap: () => '/sitemap.xml',
+  /** The parts `/sitemap.xml` lists when it is an index: the static pages, and blogs in id order from `from`. */
+  sitemapPages: () => '/sitemap-pages.xml',
+  sitemapBlogs: (from?: string) => withQuery('/sitemap-blogs.xml', { from }),
   robots: () => '/robots.txt',
 };
 

@@ -1,22 +1,51 @@
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { hydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { DialogProvider } from './components/message-dialog';
+import { hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import { PAGE_STATE_ID } from '../shared/page-render';
+import { AppProviders } from './app-providers';
+import { createRoutes } from './app-routes';
+import type { PageState } from './lib/page-state';
 import { createQueryClient } from './lib/query-client';
-import { createAppRouter } from './router';
 
-const queryClient = createQueryClient();
-const router = createAppRouter();
+declare global {
+  interface Window {
+    /** Where React Router looks for the server's loader data and errors when it starts. */
+    __staticRouterHydrationData?: PageState['router'];
+  }
+}
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <DialogProvider>
+/** The screens of the first URL are loaded before hydrating, so the first render matches the server's. */
+async function loadLazyRoutes(routes: RouteObject[]) {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, { ...loaded, lazy: undefined });
+    }),
+  );
+}
+
+async function start() {
+  const state = JSON.parse(document.getElementById(PAGE_STATE_ID)!.textContent!) as PageState;
+  const queryClient = createQueryClient();
+  hydrate(queryClient, state.queries);
+  window.__staticRouterHydrationData = state.router;
+  const routes = createRoutes(queryClient);
+  await loadLazyRoutes(routes);
+  const router = createBrowserRouter(routes);
+
+  hydrateRoot(
+    document.getElementById('root')!,
+    <StrictMode>
+      <AppProviders queryClient={queryClient} site={state.site}>
         <RouterProvider router={router} />
-      </DialogProvider>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+      </AppProviders>
+    </StrictMode>,
+  );
+}
+
+void start();

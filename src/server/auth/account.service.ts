@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { FRESH_SESSION_MINUTES, type Account, type DeleteAccountInput } from '../../shared/account-schema.js';
 import type { Database } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../errors.js';
+import { removeStoredImage } from '../images/stored-image.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { deleteUserAndContent, findPasswordHash } from './account.repository.js';
 import { verifyPassword } from './password-hashing.js';
@@ -29,7 +30,7 @@ export async function deleteAccount(deps: AccountDeps, current: SessionInfo, inp
   if (!deleted) throw notFound('This account does not exist any more.');
   for (const key of imageKeys) {
     try {
-      await deps.storage.delete(key);
+      await removeStoredImage(deps.storage, key);
     } catch (err) {
       deps.log.error({ err, key }, 'account deleted, but an image could not be removed from storage');
     }

@@ -1,16 +1,25 @@
-import type { Blog } from '../../shared/blog-schema.js';
+import type { Blog, BlogImage } from '../../shared/blog-schema.js';
+import { ogImageKey, variantImageKey } from '../storage/image-key.js';
 import type { ImageStorage } from '../storage/storage.js';
 import type { BlogRow } from './blog-rows.repository.js';
+import { renderBlogBody } from './blog-rendering.service.js';
 
 /** Maps a row to the API's blog; rows never leave the server as they are. */
 export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
+  // Rendered on write; a row the start-up backfill has not reached yet is rendered here instead.
+  const rendered =
+    row.html !== null && row.excerpt !== null && row.reading_minutes !== null
+      ? { html: row.html, excerpt: row.excerpt, readingMinutes: row.reading_minutes }
+      : renderBlogBody(row.body, storage);
   return {
     id: row.id,
     title: row.title,
     blog: row.body,
+    ...rendered,
     author: row.author,
     userId: row.user_id,
     imageUrl: row.image_key ? storage.publicUrl(row.image_key) : null,
+    image: toBlogImage(row, storage),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
     upvotes: row.upvotes,
@@ -18,4 +27,15 @@ export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
     rating: row.rating,
     myVote: row.my_vote,
   };
+}
+
+type ImageColumns = Pick<BlogRow, 'image_key' | 'image_width' | 'image_height' | 'image_variant_widths'>;
+
+/** Null until the image's variants exist: a srcset must only name files that are there. */
+export function toBlogImage(row: ImageColumns, storage: ImageStorage): BlogImage | null {
+  const { image_key: key, image_width: width, image_height: height, image_variant_widths: widths } = row;
+  if (!key || !width || !height || !widths) return null;
+  const url = storage.publicUrl(key);
+  const candidates = [...widths.map((w) => `${storage.publicUrl(variantImageKey(key, w))} ${w}w`), `${url} ${width}w`];
+  return { url, width, height, srcset: candidates.join(', '), ogUrl: storage.publicUrl(ogImageKey(key)) };
 }

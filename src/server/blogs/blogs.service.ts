@@ -5,10 +5,11 @@ import { PAGE_SIZE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
-import { processUploadedImage } from '../images/image-processing.js';
+import { removeStoredImage, storeUploadedImage, type StoredImage } from '../images/stored-image.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
 import { toBlogJson } from './blog-json.js';
+import { renderBlogBody } from './blog-rendering.service.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
   deleteOwnBlog,
@@ -59,12 +60,12 @@ export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: s
  */
 export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm): Promise<Blog> {
   const input = validateText(form);
-  const imageKey = form.image ? await storeImage(deps, form.image, userId) : null;
+  const image = form.image ? await storeImage(deps, form.image, userId) : null;
   let id: string;
   try {
-    id = await insertBlog(deps.db, { userId, title: input.title, body: input.blog, imageKey });
+    id = await insertBlog(deps.db, { userId, title: input.title, body: input.blog, rendered: renderBlogBody(input.blog, deps.storage), image });
   } catch (error) {
-    if (imageKey) await removeImage(deps, imageKey);
+    if (image) await removeImage(deps, image.key);
     throw error;
   }
   return getBlog(deps, userId, id);
@@ -86,22 +87,23 @@ export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: stri
 export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string, form: BlogForm): Promise<Blog> {
   const id = parseBlogId(rawId);
   const input = validateText(form);
-  const newKey = form.image ? await storeImage(deps, form.image, userId) : undefined;
+  const rendered = renderBlogBody(input.blog, deps.storage);
+  const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
   let oldKey: string | null;
   try {
     oldKey = await deps.db.transaction().execute(async (trx) => {
       const current = await lockBlogOwnership(trx, id);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
-      const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, imageKey: newKey });
+      const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, rendered, image: newImage });
       if (!updated) throw noSuchBlog();
       return current.image_key;
     });
   } catch (error) {
-    if (newKey) await removeImage(deps, newKey);
+    if (newImage) await removeImage(deps, newImage.key);
     throw error;
   }
-  if (newKey && oldKey) await removeImage(deps, oldKey);
+  if (newImage && oldKey) await removeImage(deps, oldKey);
   return getBlog(deps, userId, id);
 }
 
@@ -123,11 +125,8 @@ function validateText(form: BlogForm) {
   return parsed.data;
 }
 
-async function storeImage(deps: BlogsDeps, upload: UploadedFile, userId: string): Promise<string> {
-  const image = await processUploadedImage(upload.data);
-  const key = newImageKey(upload.filename, userId);
-  await deps.storage.put(key, image.data, image.contentType);
-  return key;
+function storeImage(deps: BlogsDeps, upload: UploadedFile, userId: string): Promise<StoredImage> {
+  return storeUploadedImage(deps.storage, newImageKey(upload.filename, userId), upload.data);
 }
 
 /**
@@ -136,7 +135,7 @@ async function storeImage(deps: BlogsDeps, upload: UploadedFile, userId: string)
  */
 async function removeImage(deps: BlogsDeps, key: string): Promise<void> {
   try {
-    await deps.storage.delete(key);
+    await removeStoredImage(deps.storage, key);
   } catch (err) {
     deps.log.error({ err, key }, 'could not delete an image from storage');
   }

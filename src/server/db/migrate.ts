@@ -3,6 +3,9 @@ import * as authTables from './migrations/2026-11-22-01-auth-tables.js';
 import * as contactAndRateLimits from './migrations/2026-11-22-02-contact-and-rate-limits.js';
 import * as blogs from './migrations/2026-11-22-03-blogs.js';
 import * as votes from './migrations/2026-11-22-04-votes.js';
+import * as feedIndexes from './migrations/2026-11-23-02-feed-indexes.js';
+import * as blogHtml from './migrations/2026-11-23-03-blog-html.js';
+import * as imageVariants from './migrations/2026-11-23-04-image-variants.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -13,6 +16,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-02-contact-and-rate-limits': contactAndRateLimits,
   '2026-11-22-03-blogs': blogs,
   '2026-11-22-04-votes': votes,
+  '2026-11-23-02-feed-indexes': feedIndexes,
+  '2026-11-23-03-blog-html': blogHtml,
+  '2026-11-23-04-image-variants': imageVariants,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

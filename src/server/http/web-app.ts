@@ -1,17 +1,24 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+export interface WebAppOptions {
+  webRoot: string;
+  uploadsRoot?: string;
+  /** Answers page requests (server rendering); without it, pages get the JSON 404. */
+  renderPage?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
 /**
- * Serves the built React app: hashed assets cached for a year, `index.html` for every other
- * non-API GET so deep links and reloads work. Unknown /api paths get the JSON 404.
+ * Serves the built web app's files (hashed assets cached for a year) and uploads, and sends every
+ * other GET that is not the API to the page renderer, which answers with the page and its real
+ * status (404 for unknown paths). Unknown /api paths and missing files get the JSON 404.
  */
-export async function registerWebApp(app: FastifyInstance, options: { webRoot: string; uploadsRoot?: string }) {
-  const indexFile = path.join(options.webRoot, 'index.html');
-  const built = existsSync(indexFile);
+export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
+  const built = existsSync(options.webRoot);
 
   if (built) {
     await app.register(fastifyStatic, {
@@ -19,6 +26,8 @@ export async function registerWebApp(app: FastifyInstance, options: { webRoot: s
       prefix: '/',
       wildcard: false,
       index: false,
+      // The template is filled in by the renderer; it is never served as it is.
+      allowedPath: (pathname) => pathname !== '/index.html',
       setHeaders(res, filePath) {
         const relative = path.relative(options.webRoot, filePath);
         res.header('cache-control', relative.startsWith('assets' + path.sep) ? IMMUTABLE : 'no-cache');
@@ -43,9 +52,7 @@ export async function registerWebApp(app: FastifyInstance, options: { webRoot: s
     const pathname = request.url.split('?')[0] ?? '/';
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && pathname !== '/api';
     const looksLikeFile = pathname.startsWith('/assets/') || pathname.startsWith('/uploads/');
-    if (isPage && !looksLikeFile && built) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', options.webRoot);
-    }
+    if (isPage && !looksLikeFile && options.renderPage) return options.renderPage(request, reply);
     return reply.status(404).send({ error: 'NOT_FOUND', message: `No route for ${request.method} ${pathname}` });
   });
 }

@@ -15,3 +15,18 @@ export function isValidImageKey(key: string): boolean {
 export function assertValidImageKey(key: string): void {
   if (!isValidImageKey(key)) throw new Error(`Invalid image key: ${JSON.stringify(key.slice(0, 300))}`);
 }
+
+/**
+ * The key of a smaller copy of the image at `key`: `blogs/x.webp` → `blogs/x-w480.webp`.
+ * Derived, never stored, so a blog row names all its files through its one key.
+ */
+export function variantImageKey(key: string, width: number): string {
+  assertValidImageKey(key);
+  return key.replace(/\.webp$/, `-w${width}.webp`);
+}
+
+/** The key of the Open Graph crop of the image at `key`: `blogs/x.webp` → `blogs/x-og.webp`. */
+export function ogImageKey(key: string): string {
+  assertValidImageKey(key);
+  return key.replace(/\.webp$/, '-og.webp');
+}

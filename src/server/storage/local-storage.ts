@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.js';
 import type { Config } from '../config.js';
@@ -42,6 +42,15 @@ export function createLocalImageStorage(rootDir: string): ImageStorage {
       }
     },
 
+    async get(key) {
+      try {
+        return await readFile(fileFor(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+
     async delete(key) {
       try {
         await unlink(fileFor(key));
@@ -54,6 +63,8 @@ export function createLocalImageStorage(rootDir: string): ImageStorage {
       assertValidImageKey(key);
       return `/uploads/${key}`;
     },
+
+    publicBaseUrl: '/uploads/',
   };
 }
 

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
 import { assertValidImageKey } from './image-key.js';
 import type { ImageStorage } from './storage.js';
@@ -37,6 +37,17 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
       );
     },
 
+    async get(key) {
+      assertValidImageKey(key);
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
+        return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
+      } catch (error) {
+        if (error instanceof NoSuchKey) return null;
+        throw error;
+      }
+    },
+
     async delete(key) {
       assertValidImageKey(key);
       // S3 answers 204 for a key that does not exist, which is what the interface promises.
@@ -47,6 +58,8 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
       assertValidImageKey(key);
       return `${baseUrl}/${key}`;
     },
+
+    publicBaseUrl: `${baseUrl}/`,
   };
 }
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
-import { isValidImageKey } from './image-key.js';
+import { isValidImageKey, ogImageKey, variantImageKey } from './image-key.js';
 import { createLocalImageStorage, localUploadsDir } from './local-storage.js';
 import { createS3ImageStorage, IMAGE_CACHE_CONTROL } from './s3-storage.js';
 import { createImageStorage, newImageKey } from './storage.js';
@@ -81,6 +81,15 @@ describe('newImageKey', () => {
     expect(newImageKey('photo.png', 'AbC-09_z')).toContain('-AbC-09_z-');
   });
 
+  it('derives the variant and Open Graph keys from the image key, inside the same pattern', () => {
+    const key = newImageKey('photo.jpg', 'u1');
+    const stem = key.slice(0, -'.webp'.length);
+    expect(variantImageKey(key, 480)).toBe(`${stem}-w480.webp`);
+    expect(ogImageKey(key)).toBe(`${stem}-og.webp`);
+    expect(isValidImageKey(variantImageKey(key, 960)) && isValidImageKey(ogImageKey(key))).toBe(true);
+    expect(() => variantImageKey('../x.webp', 480)).toThrow(/Invalid image key/);
+  });
+
   it('never repeats, even within one millisecond', () => {
     const keys = new Set(Array.from({ length: 2000 }, () => newImageKey('same.png', 'same-user')));
     expect(keys.size).toBe(2000);
@@ -98,6 +107,7 @@ describe('local image storage', () => {
 
     expect(await readFile(path.join(root, key))).toEqual(data);
     expect(storage.publicUrl(key)).toBe(`/uploads/${key}`);
+    expect(storage.publicUrl(key).startsWith(storage.publicBaseUrl)).toBe(true);
     // The temporary file was renamed, not left behind.
     expect(await readdir(path.join(root, 'blogs'))).toEqual([key.slice('blogs/'.length)]);
   });
@@ -113,6 +123,14 @@ describe('local image storage', () => {
     const stored = await readFile(path.join(root, key));
     expect(versions.some((version) => version.equals(stored))).toBe(true);
     expect(await readdir(path.join(root, 'blogs'))).toHaveLength(1);
+  });
+
+  it('reads an image back, and null for a missing one', async () => {
+    const storage = createLocalImageStorage(await tempDir());
+    const key = newImageKey('photo.jpg', 'u1');
+    expect(await storage.get(key)).toBeNull();
+    await storage.put(key, Buffer.from('bytes'), 'image/webp');
+    expect(await storage.get(key)).toEqual(Buffer.from('bytes'));
   });
 
   it('deletes an image, and deleting a missing one is not an error', async () => {
@@ -135,6 +153,7 @@ describe('local image storage', () => {
 
     await expect(storage.put(key, Buffer.from('evil'), 'image/webp')).rejects.toThrow(/Invalid image key/);
     await expect(storage.delete(key)).rejects.toThrow(/Invalid image key/);
+    await expect(storage.get(key)).rejects.toThrow(/Invalid image key/);
     expect(() => storage.publicUrl(key)).toThrow(/Invalid image key/);
     expect(await readFile(outside, 'utf8')).toBe('must survive');
     expect(existsSync(root)).toBe(false);
@@ -207,6 +226,7 @@ describe('S3 image storage', () => {
     const storage = createImageStorage(config);
     const key = newImageKey('photo.jpg', 'u1');
     expect(storage.publicUrl(key)).toBe(`${endpoint}/${bucket}/${key}`);
+    expect(storage.publicBaseUrl).toBe(`${endpoint}/${bucket}/`);
     expect(existsSync(path.join(config.dataDir, 'uploads'))).toBe(false);
   });
 
@@ -241,6 +261,14 @@ describe('S3 image storage', () => {
     await expect(storage.delete(key)).resolves.toBeUndefined();
   });
 
+  it('reads an object back, and null for a missing one', async () => {
+    const storage = createImageStorage(config);
+    const key = newImageKey('photo.jpg', 'u1');
+    expect(await storage.get(key)).toBeNull();
+    await storage.put(key, Buffer.from('object bytes'), 'image/webp');
+    expect(await storage.get(key)).toEqual(Buffer.from('object bytes'));
+  });
+
   it('signs its requests with the configured credentials', async () => {
     const storage = createImageStorage(testConfig(await tempDir(), {
       S3_BUCKET: bucket,
@@ -255,6 +283,7 @@ describe('S3 image storage', () => {
     const storage = createImageStorage(config);
     await expect(storage.put(key, Buffer.from('evil'), 'image/webp')).rejects.toThrow(/Invalid image key/);
     await expect(storage.delete(key)).rejects.toThrow(/Invalid image key/);
+    await expect(storage.get(key)).rejects.toThrow(/Invalid image key/);
     expect(() => storage.publicUrl(key)).toThrow(/Invalid image key/);
   });
 
@@ -262,7 +291,9 @@ describe('S3 image storage', () => {
     const key = newImageKey('photo.jpg', 'u1');
     const viaCdn = createS3ImageStorage({ bucket, region: 'us-east-1', endpoint, publicUrl: 'https://cdn.example.com/img/' });
     expect(viaCdn.publicUrl(key)).toBe(`https://cdn.example.com/img/${key}`);
+    expect(viaCdn.publicBaseUrl).toBe('https://cdn.example.com/img/');
     const onAws = createS3ImageStorage({ bucket, region: 'eu-west-3' });
     expect(onAws.publicUrl(key)).toBe(`https://${bucket}.s3.eu-west-3.amazonaws.com/${key}`);
+    expect(onAws.publicBaseUrl).toBe(`https://${bucket}.s3.eu-west-3.amazonaws.com/`);
   });
 });

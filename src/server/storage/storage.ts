@@ -7,10 +7,14 @@ import { createS3ImageStorage } from './s3-storage.js';
 export interface ImageStorage {
   /** Stores the object, replacing any object with the same key. */
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** The object's bytes, or null when there is no object with that key. */
+  get(key: string): Promise<Buffer | null>;
   /** Removes the object; a key that does not exist is not an error. */
   delete(key: string): Promise<void>;
   /** The URL the browser loads the object from. */
   publicUrl(key: string): string;
+  /** What every `publicUrl` starts with, ending in `/`: blogs show images from here only. */
+  readonly publicBaseUrl: string;
 }
 
 export function createImageStorage(config: Config): ImageStorage {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { buildApp, type App } from '../app.js';
+import { buildApp, type App, type BuildAppOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { readOutbox, type OutboxMail } from './outbox-reader.js';
@@ -26,7 +26,7 @@ export interface TestApp {
  * A fresh app on a fresh, migrated database (a copy of the run's template: PGlite, or
  * Postgres when the project says so), with its own DATA_DIR and mail outbox.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: Pick<BuildAppOptions, 'pages'> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-test-'));
   const database = await openTestDatabase(dataDir);
   const config = loadConfig({
@@ -36,9 +36,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     AUTH_SECRET: randomBytes(32).toString('hex'),
     AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
     LOG_LEVEL: 'silent',
+    // Many tests write rows straight into the database, which no cache can hear about; the cache's
+    // own tests (and the end-to-end suite, through the real server) turn it on.
+    RESPONSE_CACHE_MB: '0',
     ...env,
   });
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: false, ...options });
   await app.ready();
   return {
     app,

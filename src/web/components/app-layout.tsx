@@ -1,25 +1,56 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router';
+import { messages } from '../../shared/messages';
 import { useSession } from '../lib/auth-client';
+import { fullTitle, isRouteHandle } from '../lib/page-meta';
+import { useSite } from '../lib/site-context';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
 
-/** Blogs carry the viewer's own vote, so cached data is refetched whenever the viewer changes. */
+/**
+ * Blogs carry the viewer's own vote, so cached data is refetched whenever the viewer changes.
+ * Pages arrive rendered for an anonymous visitor, so a signed-in viewer refetches once the
+ * session is known.
+ */
 function useRefetchWhenViewerChanges() {
   const queryClient = useQueryClient();
   const { data, isPending } = useSession();
   const viewerId = data?.user.id ?? null;
-  const previous = useRef<string | null | undefined>(undefined);
+  const previous = useRef<string | null>(null);
   useEffect(() => {
     if (isPending) return;
-    if (previous.current !== undefined && previous.current !== viewerId) void queryClient.invalidateQueries();
+    if (previous.current !== viewerId) void queryClient.invalidateQueries();
     previous.current = viewerId;
   }, [isPending, viewerId, queryClient]);
 }
 
+/** The server writes each page's title; after a client-side navigation the browser does. */
+function useDocumentTitle() {
+  const matches = useMatches();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const site = useSite();
+  const handle = matches.map((match) => match.handle).findLast(isRouteHandle);
+  useEffect(() => {
+    if (!handle) return;
+    const url = new URL(location.pathname + location.search, window.location.origin);
+    document.title = fullTitle(handle.meta({ url, queryClient, site }), site);
+  }, [handle, location, queryClient, site]);
+}
+
+/** Marks the document once React has hydrated it (end-to-end tests wait for it before clicking). */
+function useHydratedMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+}
+
 export function AppLayout() {
+  useHydratedMarker();
   useRefetchWhenViewerChanges();
+  useDocumentTitle();
+  const navigation = useNavigation();
   return (
     <>
       <a href="#main" className="visually-hidden-focusable btn btn-light m-2">
@@ -27,6 +58,12 @@ export function AppLayout() {
       </a>
       <Navbar />
       <main id="main" className="container py-4" tabIndex={-1}>
+        {/* Fixed in place, so the page under it does not move while the next one loads. */}
+        {navigation.state === 'loading' && (
+          <p role="status" className="navigation-status badge text-bg-secondary fs-6">
+            {messages.loading}
+          </p>
+        )}
         <Outlet />
       </main>
       <Footer />

@@ -1,3 +1,4 @@
+import { paths } from '../../shared/paths';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
@@ -28,7 +29,7 @@ export function Navbar() {
   const logOut = async () => {
     setExpanded(false);
     await authClient.signOut();
-    void navigate('/');
+    void navigate(paths.home());
   };
 
   return (

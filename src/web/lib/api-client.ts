@@ -1,4 +1,12 @@
 import type { ApiErrorBody } from '../../shared/api-error';
+import type { ApiTransport } from '../../shared/page-render';
+
+/** In the browser, `fetch`; on the server, the server's own in-process transport (see entry-server). */
+let transport: ApiTransport = (path, init) => fetch(path, init);
+
+export function setApiTransport(next: ApiTransport): void {
+  transport = next;
+}
 
 /** An error the API answered with `{ error, message }`, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -20,7 +28,7 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   }
   let response: Response;
   try {
-    response = await fetch(path, { ...init, headers, credentials: 'same-origin' });
+    response = await transport(path, { ...init, headers, credentials: 'same-origin' });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check your connection and try again.');

@@ -1,6 +1,7 @@
 import { emailOTPClient, magicLinkClient } from 'better-auth/client/plugins';
 import { createAuthClient } from 'better-auth/react';
 import { ApiError } from './api-client';
+import { useHydrated } from './use-hydrated';
 
 /** Better Auth's client, talking to /api/auth on our own origin. */
 export const authClient = createAuthClient({
@@ -13,7 +14,11 @@ export const authClient = createAuthClient({
  * when the session changes (sign-in, sign-out), so all open screens follow without a reload.
  */
 export function useSession() {
-  return authClient.useSession();
+  const session = authClient.useSession();
+  // Pages arrive rendered for an anonymous visitor: until the browser has hydrated them, the
+  // session reads as loading there too, so the first render matches the server's.
+  const hydrated = useHydrated();
+  return hydrated ? session : { ...session, data: null, isPending: true };
 }
 
 /**

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 const MAX_PAGE = 1_000_000;
 
 /** `?page=N` when N is a page number; anything else is page 1. */
-function pageFromUrl(value: string | null): number {
+export function pageFromUrl(value: string | null): number {
   const page = Number(value);
   return Number.isInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1;
 }

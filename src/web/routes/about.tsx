@@ -1,4 +1,7 @@
-export function AboutPage() {
+import { paths } from '../../shared/paths';
+import type { Screen } from '../lib/screen';
+
+function AboutPage() {
   return (
     <article className="mx-auto" style={{ maxWidth: 760 }}>
       <h1>About us</h1>
@@ -34,3 +37,8 @@ export function AboutPage() {
     </article>
   );
 }
+
+export const aboutScreen: Screen = {
+  Component: AboutPage,
+  meta: () => ({ title: 'About', description: 'What this site is, who writes here, and how it works.', path: paths.about() }),
+};

@@ -1,8 +1,11 @@
 import { RequireSession } from '../components/require-session';
 import { AI_TEXTS, BlogGenerator } from '../features/ai/components/blog-generator';
+import { paths } from '../../shared/paths';
+import { SITE_DESCRIPTION } from '../lib/page-meta';
+import type { Screen } from '../lib/screen';
 
 /** /ai: signed in, the generator; signed out, only a centred sign-in prompt between header and footer. */
-export function AiPage() {
+function AiPage() {
   return (
     <RequireSession what="use the AI Blog Generator">
       {() => (
@@ -14,3 +17,8 @@ export function AiPage() {
     </RequireSession>
   );
 }
+
+export const aiScreen: Screen = {
+  Component: AiPage,
+  meta: () => ({ title: 'AI Blog Generator', description: SITE_DESCRIPTION, path: paths.ai() }),
+};

@@ -5,12 +5,15 @@ import { AuthForm } from '../features/auth/components/auth-form';
 import { AuthWelcome } from '../features/auth/components/auth-welcome';
 import { EmailLinkPage, LINK_VIEWS } from '../features/auth/components/email-link-views';
 import { useSession } from '../lib/auth-client';
+import { paths } from '../../shared/paths';
+import { SITE_DESCRIPTION } from '../lib/page-meta';
+import type { Screen } from '../lib/screen';
 
 /**
  * /auth: the e-mailed links' pages (whoever is signed in), else the welcome screen for a
  * signed-in user, else the sign-in form.
  */
-export function AuthPage() {
+function AuthPage() {
   const [params] = useSearchParams();
   const { data: session, isPending } = useSession();
   // Better Auth marks a signed-out session pending again at every refetch (a sign-up, a failed
@@ -26,3 +29,8 @@ export function AuthPage() {
   if (session) return <AuthWelcome email={session.user.email} />;
   return <AuthForm />;
 }
+
+export const authScreen: Screen = {
+  Component: AuthPage,
+  meta: () => ({ title: 'Login or Register', description: SITE_DESCRIPTION, path: paths.auth() }),
+};

@@ -6,11 +6,14 @@ import { useDialog } from '../components/message-dialog';
 import type { BlogFormValues } from '../features/blogs/api/blog-form-data';
 import { useCreateBlog } from '../features/blogs/api/create-blog';
 import { BlogForm } from '../features/blogs/components/blog-form';
+import { paths } from '../../shared/paths';
+import { SITE_DESCRIPTION } from '../lib/page-meta';
+import type { Screen } from '../lib/screen';
 
 /** Other pages (the AI generator's 'Use as a draft') open /create with a draft in the router state. */
 const draftStateSchema = z.object({ draft: z.object({ title: z.string(), blog: z.string() }) });
 
-export function CreatePage() {
+function CreatePage() {
   const location = useLocation();
   const draft = draftStateSchema.safeParse(location.state).data?.draft;
   return (
@@ -33,8 +36,13 @@ function CreateBlogForm({ author, draft }: { author: string; draft?: { title: st
   const submit = async (values: BlogFormValues) => {
     await createBlog.mutateAsync(values);
     await showDialog({ title: 'Success', message: messages.blogCreated });
-    await navigate('/');
+    await navigate(paths.home());
   };
 
   return <BlogForm author={author} initialValues={draft} submitLabel="Submit" onSubmit={submit} />;
 }
+
+export const createScreen: Screen = {
+  Component: CreatePage,
+  meta: () => ({ title: 'Create a Blog', description: SITE_DESCRIPTION, path: paths.create() }),
+};

@@ -8,8 +8,11 @@ import { ErrorNotice } from '../features/auth/components/form-notices';
 import { SetPasswordNote } from '../features/auth/components/set-password-note';
 import { LoadingPage } from '../components/loading-page';
 import { errorMessage } from '../lib/api-client';
+import { paths } from '../../shared/paths';
+import { SITE_DESCRIPTION } from '../lib/page-meta';
+import type { Screen } from '../lib/screen';
 
-export function SettingsPage() {
+function SettingsPage() {
   return <RequireSession what="change your settings">{(user) => <Settings user={user} />}</RequireSession>;
 }
 
@@ -51,3 +54,8 @@ function Settings({ user }: { user: SignedInUser }) {
     </div>
   );
 }
+
+export const settingsScreen: Screen = {
+  Component: SettingsPage,
+  meta: () => ({ title: 'Settings', description: SITE_DESCRIPTION, path: paths.settings() }),
+};

@@ -1,5 +1,7 @@
 import Accordion from 'react-bootstrap/Accordion';
 import { ContactForm } from '../features/contact/components/contact-form';
+import { paths } from '../../shared/paths';
+import type { Screen } from '../lib/screen';
 
 const FAQ = [
   {
@@ -28,7 +30,7 @@ const FAQ = [
   },
 ];
 
-export function SupportPage() {
+function SupportPage() {
   return (
     <div className="mx-auto" style={{ maxWidth: 760 }}>
       <h1>Support</h1>
@@ -48,3 +50,8 @@ export function SupportPage() {
     </div>
   );
 }
+
+export const supportScreen: Screen = {
+  Component: SupportPage,
+  meta: () => ({ title: 'Support', description: 'Answers to common questions, and a form to contact us.', path: paths.support() }),
+};

@@ -1,40 +1,71 @@
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { blogIdSchema } from '../../shared/blog-schema';
 import { messages } from '../../shared/messages';
-import { useBlog } from '../features/blogs/api/get-blog';
+import { paths } from '../../shared/paths';
+import { getBlogQueryOptions } from '../features/blogs/api/get-blog';
 import { BlogDetails } from '../features/blogs/components/blog-details';
-import { ApiError } from '../lib/api-client';
+import { VoteButtons } from '../features/votes/components/vote-buttons';
 import { useSession } from '../lib/auth-client';
-import { LoadError } from '../components/load-error';
+import { loadQuery, routeError } from '../lib/load-query';
+import { absoluteImageUrl, describe, SITE_DESCRIPTION } from '../lib/page-meta';
+import type { Screen } from '../lib/screen';
+
+const idOf = (url: URL) => url.searchParams.get('id') ?? '';
 
 function BlogDoesNotExist() {
   return (
     <div className="py-4">
       <h1 className="h3">{messages.blogDoesNotExist}</h1>
-      <Link to="/">Go to the home page</Link>
+      <Link to={paths.home()}>Go to the home page</Link>
     </div>
   );
 }
 
 /** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner. */
-export function ViewBlogPage() {
+function ViewBlogPage() {
   const [searchParams] = useSearchParams();
-  const id = searchParams.get('id') ?? '';
-  // A malformed id cannot name a blog: no request needed.
-  if (!blogIdSchema.safeParse(id).success) return <BlogDoesNotExist />;
-  return <ViewBlog key={id} id={id} />;
-}
-
-function ViewBlog({ id }: { id: string }) {
-  const blog = useBlog(id);
+  const { data: blog } = useSuspenseQuery(getBlogQueryOptions(searchParams.get('id') ?? ''));
   const { data: session } = useSession();
-
-  if (blog.isPending) return <p role="status">{messages.loading}</p>;
-  if (blog.isError) {
-    if (blog.error instanceof ApiError && blog.error.status === 404) return <BlogDoesNotExist />;
-    return (
-      <LoadError what="The blog could not be loaded." query={blog} />
-    );
-  }
-  return <BlogDetails blog={blog.data} isOwner={session?.user.id === blog.data.userId} />;
+  return <BlogDetails blog={blog} isOwner={session?.user.id === blog.userId} votes={<VoteButtons blog={blog} />} />;
 }
+
+export const viewBlogScreen: Screen = {
+  Component: ViewBlogPage,
+  loader: (queryClient) => async ({ request }) => {
+    const id = idOf(new URL(request.url));
+    // A missing or malformed id cannot name a blog: no request needed.
+    if (!blogIdSchema.safeParse(id).success) throw routeError(404, messages.blogDoesNotExist);
+    await loadQuery(queryClient, getBlogQueryOptions(id));
+    return null;
+  },
+  meta: ({ url, queryClient, site }) => {
+    const id = idOf(url);
+    const blog = id ? queryClient.getQueryData(getBlogQueryOptions(id).queryKey) : undefined;
+    if (!blog) return { title: messages.blogDoesNotExist, description: SITE_DESCRIPTION, path: paths.viewBlog(id) };
+    const canonical = paths.viewBlog(blog.id);
+    // The 1200 × 630 crop made for previews, else the image itself (until the backfill made one).
+    const preview = blog.image?.ogUrl ?? blog.imageUrl;
+    const image = preview ? absoluteImageUrl(site, preview) : null;
+    return {
+      title: blog.title,
+      description: describe(blog.excerpt),
+      path: canonical,
+      type: 'article',
+      image,
+      jsonLd: {
+        '@context': 'https://schema.org',
+        '@type': 'BlogPosting',
+        headline: blog.title,
+        datePublished: blog.createdAt,
+        dateModified: blog.updatedAt,
+        author: { '@type': 'Person', name: blog.author },
+        ...(image ? { image } : {}),
+        url: `${site.publicUrl}${canonical}`,
+        mainEntityOfPage: `${site.publicUrl}${canonical}`,
+      },
+    };
+  },
+  loadError: 'The blog could not be loaded.',
+  NotFound: BlogDoesNotExist,
+};

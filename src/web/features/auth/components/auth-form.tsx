@@ -1,3 +1,4 @@
+import { paths } from '../../../../shared/paths';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { Link, useLocation, useSearchParams } from 'react-router';
@@ -52,7 +53,7 @@ export function AuthForm() {
         {view === 'update_password' && (
           <p>
             To choose a new password, open the link in your password reset email.{' '}
-            <Link to="/auth?view=forgotten_password">Ask for a reset email</Link>.
+            <Link to={paths.auth('forgotten_password')}>Ask for a reset email</Link>.
           </p>
         )}
       </div>

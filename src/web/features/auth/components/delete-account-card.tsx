@@ -1,3 +1,4 @@
+import { paths } from '../../../../shared/paths';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -51,7 +52,7 @@ export function DeleteAccountSection({ userId, hasPassword }: { userId: string; 
     // The server has ended the session; this tells the other open tabs.
     await authClient.signOut().catch(() => undefined);
     await showDialog({ title: messages.accountDeleted, message: 'Your account and everything in it have been deleted.' });
-    void navigate('/');
+    void navigate(paths.home());
   };
 
   return (

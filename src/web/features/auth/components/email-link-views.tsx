@@ -1,3 +1,4 @@
+import { paths } from '../../../../shared/paths';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -35,7 +36,7 @@ function ConfirmEmail({ token }: { token: string }) {
     const result = await action.run(() => authCall(authClient.verifyEmail({ query: { token } })));
     if (!result) return;
     // Signed in by the confirmation: the page shows the welcome screen; else (confirmed before) the sign-in form.
-    void navigate('/auth?view=sign_in', { replace: true, state: { notice: 'Your email address is confirmed.' } });
+    void navigate(paths.auth('sign_in'), { replace: true, state: { notice: 'Your email address is confirmed.' } });
   };
   return (
     <section aria-labelledby="link-heading">
@@ -73,7 +74,7 @@ function MagicLinkConfirm({ token }: { token: string }) {
       <ErrorNotice message={action.error} />
       {action.error && (
         <p className="mt-3 text-center">
-          <Link to="/auth?view=magic_link">{authTexts.magicLink.link}</Link>
+          <Link to={paths.auth('magic_link')}>{authTexts.magicLink.link}</Link>
         </p>
       )}
     </section>
@@ -101,7 +102,7 @@ function UpdatePassword({ token }: { token: string }) {
     if (!result) return;
     // The reset ended every session of the account, this browser's too.
     refreshSession();
-    void navigate('/auth?view=sign_in', { replace: true, state: { notice: messages.passwordUpdated } });
+    void navigate(paths.auth('sign_in'), { replace: true, state: { notice: messages.passwordUpdated } });
   };
 
   return (
@@ -130,7 +131,7 @@ function UpdatePassword({ token }: { token: string }) {
         <ErrorNotice message={action.error} />
         {action.error && (
           <p className="mt-3 text-center">
-            <Link to="/auth?view=forgotten_password">{authTexts.forgottenPassword.link}</Link>
+            <Link to={paths.auth('forgotten_password')}>{authTexts.forgottenPassword.link}</Link>
           </p>
         )}
       </Form>

@@ -1,3 +1,4 @@
+import { paths } from '../../../../shared/paths';
 import Button from 'react-bootstrap/Button';
 import { authCall, authClient } from '../../../lib/auth-client';
 import { useAuthProviders } from '../api/get-auth-providers';
@@ -30,7 +31,7 @@ export function SocialButtons() {
             disabled={action.pending}
             onClick={() =>
               // Better Auth's client follows the provider's URL; the provider sends the person back to /auth.
-              void action.run(() => authCall(authClient.signIn.social({ provider: provider.id, callbackURL: '/auth', errorCallbackURL: '/auth?view=sign_in' })))
+              void action.run(() => authCall(authClient.signIn.social({ provider: provider.id, callbackURL: paths.auth(), errorCallbackURL: paths.auth('sign_in') })))
             }
           >
             Sign in with {displayName(provider.name)}

@@ -1,3 +1,4 @@
+import { paths } from '../../../../shared/paths';
 import { Link } from 'react-router';
 import { authTexts } from '../auth-texts';
 
@@ -17,7 +18,7 @@ export function ViewLinks({ to }: { to: Array<keyof typeof LINK_TEXT> }) {
   return (
     <nav aria-label="Other ways to sign in" className="mt-3 d-flex flex-column align-items-center gap-1">
       {to.map((view) => (
-        <Link key={view} to={`/auth?view=${view}`} className="small">
+        <Link key={view} to={paths.auth(view)} className="small">
           {LINK_TEXT[view]}
         </Link>
       ))}

@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Blog } from '../../../../shared/blog-schema';
 import { apiFetch } from '../../../lib/api-client';
+import { blogQueryKeys, invalidateBlogLists } from '../../../lib/blog-query-keys';
 import { toBlogFormData, type BlogFormValues } from './blog-form-data';
-import { searchQueryKeys } from '../../search/api/search-query-keys';
-import { blogQueryKeys } from './blog-query-keys';
 
 export function createBlog(values: BlogFormValues) {
   return apiFetch<Blog>('/api/blogs', { method: 'POST', body: toBlogFormData(values) });
@@ -15,10 +14,7 @@ export function useCreateBlog() {
     mutationFn: createBlog,
     onSuccess: async (blog) => {
       queryClient.setQueryData(blogQueryKeys.detail(blog.id), blog);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: searchQueryKeys.all }),
-      ]);
+      await invalidateBlogLists(queryClient);
     },
   });
 }

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
-import { searchQueryKeys } from '../../search/api/search-query-keys';
-import { blogQueryKeys } from './blog-query-keys';
+import { invalidateBlogLists } from '../../../lib/blog-query-keys';
 
 export function deleteBlog(id: string) {
   return apiFetch<void>(`/api/blogs/${encodeURIComponent(id)}`, { method: 'DELETE' });
@@ -15,11 +14,6 @@ export function useDeleteBlog() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteBlog,
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: searchQueryKeys.all }),
-      ]);
-    },
+    onSuccess: () => invalidateBlogLists(queryClient),
   });
 }

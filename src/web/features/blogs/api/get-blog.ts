@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Blog } from '../../../../shared/blog-schema';
 import { apiFetch } from '../../../lib/api-client';
-import { blogQueryKeys } from './blog-query-keys';
+import { blogQueryKeys } from '../../../lib/blog-query-keys';
 
 export function getBlog(id: string, signal?: AbortSignal) {
   return apiFetch<Blog>(`/api/blogs/${encodeURIComponent(id)}`, { signal });

@@ -1,7 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { BlogPage } from '../../../../shared/blog-schema';
 import { apiFetch } from '../../../lib/api-client';
-import { blogQueryKeys } from './blog-query-keys';
+import { blogQueryKeys } from '../../../lib/blog-query-keys';
 
 /** One page of the home list (5 blogs), best rated first. */
 export function getBlogs(page: number, signal?: AbortSignal) {
@@ -15,6 +15,3 @@ export function getBlogsQueryOptions(page: number) {
   });
 }
 
-export function useBlogs(page: number) {
-  return useQuery(getBlogsQueryOptions(page));
-}

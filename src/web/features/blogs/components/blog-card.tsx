@@ -2,11 +2,15 @@ import { useId } from 'react';
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
 import type { Blog } from '../../../../shared/blog-schema';
+import { paths } from '../../../../shared/paths';
 import { createdDate } from './blog-dates';
 import { BlogImage } from './blog-image';
 
-/** One blog in a list (home, search): author, title, body, image, link, counts, date. */
-export function BlogCard({ blog }: { blog: Blog }) {
+/**
+ * One blog in a list (home, search): author, title, body, image, link, counts, date.
+ * `priority` goes to the first card of a list: its image is likely the largest thing on screen.
+ */
+export function BlogCard({ blog, priority = false }: { blog: Blog; priority?: boolean }) {
   const titleId = useId();
   return (
     <Card className="mb-4" as="article" aria-labelledby={titleId}>
@@ -16,8 +20,8 @@ export function BlogCard({ blog }: { blog: Blog }) {
           {blog.title}
         </Card.Title>
         <Card.Text className="blog-body">{blog.blog}</Card.Text>
-        {blog.imageUrl && <BlogImage src={blog.imageUrl} title={blog.title} fit="cover" />}
-        <Link className="btn btn-primary" to={`/viewBlog?id=${encodeURIComponent(blog.id)}`} aria-describedby={titleId}>
+        <BlogImage blog={blog} fit="cover" priority={priority} />
+        <Link className="btn btn-primary" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
           View this Blog
         </Link>
         <div className="d-flex flex-wrap gap-3 mt-3">

@@ -1,22 +1,54 @@
+import type { Blog } from '../../../../shared/blog-schema';
+
 /**
- * Stored images are at most 1600 px wide; the box is fixed at 16:9 (see `.blog-card-image`),
- * so a card keeps its size while its image loads.
+ * The box of an image whose size is not known yet (stored before sizes were kept, until the
+ * server's backfill reaches it): 16:9, see `.blog-card-image`, so the page does not shift.
  */
 export const CARD_IMAGE_WIDTH = 1600;
 export const CARD_IMAGE_HEIGHT = 900;
 
-/** A blog's picture: cropped to fill the box in lists, whole and letterboxed on its own page. */
-export function BlogImage({ src, title, fit }: { src: string; title: string; fit: 'cover' | 'contain' }) {
+/**
+ * How wide the image is drawn at each Bootstrap breakpoint, so the browser picks the
+ * smallest file in the srcset that is sharp enough: the `.container` of the main column
+ * (540/720/960/1140/1320 px, less 24 px of gutter) less the card's padding and border (34 px).
+ */
+export const CARD_IMAGE_SIZES =
+  '(min-width: 1400px) 1262px, (min-width: 1200px) 1082px, (min-width: 992px) 902px, ' +
+  '(min-width: 768px) 662px, (min-width: 576px) 482px, calc(100vw - 58px)';
+/** The blog page's image fills the same column as a card today; kept apart so either can change. */
+export const ARTICLE_IMAGE_SIZES = CARD_IMAGE_SIZES;
+
+interface BlogImageProps {
+  blog: Pick<Blog, 'title' | 'imageUrl' | 'image'>;
+  /** Cropped to fill a 16:9 box in lists, whole at its own shape on the blog page. */
+  fit: 'cover' | 'contain';
+  /** The page's main image (the first card, the blog page): loaded at once, ahead of others. */
+  priority?: boolean;
+}
+
+/**
+ * A blog's picture with every stored width in `srcset` and its own width and height, so
+ * the browser reserves its space before a byte arrives. Off-screen images load lazily.
+ */
+export function BlogImage({ blog, fit, priority = false }: BlogImageProps) {
+  const { image } = blog;
+  const src = image?.url ?? blog.imageUrl;
+  if (!src) return null;
+  // On its own page an image of known size keeps its shape; otherwise the 16:9 box holds it.
+  const ownShape = fit === 'contain' && image;
   return (
     <img
       src={src}
-      alt={`Image of the blog ${title}`}
-      loading={fit === 'cover' ? 'lazy' : undefined}
+      srcSet={image?.srcset}
+      sizes={image ? (fit === 'cover' ? CARD_IMAGE_SIZES : ARTICLE_IMAGE_SIZES) : undefined}
+      alt={`Image of the blog ${blog.title}`}
+      width={image?.width ?? CARD_IMAGE_WIDTH}
+      height={image?.height ?? CARD_IMAGE_HEIGHT}
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : undefined}
       decoding="async"
-      width={CARD_IMAGE_WIDTH}
-      height={CARD_IMAGE_HEIGHT}
-      className="blog-card-image d-block mb-3 rounded"
-      style={fit === 'contain' ? { objectFit: 'contain' } : undefined}
+      className={`${ownShape ? 'blog-image' : 'blog-card-image'} d-block mb-3 rounded`}
+      style={fit === 'contain' && !ownShape ? { objectFit: 'contain' } : undefined}
     />
   );
 }

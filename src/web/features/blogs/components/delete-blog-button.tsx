@@ -1,3 +1,4 @@
+import { paths } from '../../../../shared/paths';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -6,7 +7,7 @@ import type { Blog } from '../../../../shared/blog-schema';
 import { messages } from '../../../../shared/messages';
 import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
-import { blogQueryKeys } from '../api/blog-query-keys';
+import { blogQueryKeys } from '../../../lib/blog-query-keys';
 import { useDeleteBlog } from '../api/delete-blog';
 
 /** Asks first, deletes, says 'Blog Deleted!' and goes home. */
@@ -35,7 +36,7 @@ export function DeleteBlogButton({ blog }: { blog: Blog }) {
       return;
     }
     await showDialog({ title: 'Success', message: messages.blogDeleted });
-    await navigate('/');
+    await navigate(paths.home());
     // Dropped only now: while its page was open, a refetch would have shown 'does not exist'.
     queryClient.removeQueries({ queryKey: blogQueryKeys.detail(blog.id) });
   };

@@ -1,7 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { SearchPage } from '../../../../shared/blog-schema';
 import { apiFetch } from '../../../lib/api-client';
-import { searchQueryKeys } from './search-query-keys';
+import { searchQueryKeys } from '../../../lib/blog-query-keys';
 
 /** One page (5 blogs) of the blogs whose title has any of the term's words, best matches first. */
 export function searchBlogs(searchTerm: string, page: number, signal?: AbortSignal) {
@@ -16,6 +16,3 @@ export function searchBlogsQueryOptions(searchTerm: string, page: number) {
   });
 }
 
-export function useSearchBlogs(searchTerm: string, page: number) {
-  return useQuery(searchBlogsQueryOptions(searchTerm, page));
-}

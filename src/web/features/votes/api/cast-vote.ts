@@ -1,9 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Blog, VoteDirection, VoteResult } from '../../../../shared/blog-schema';
 import { ApiError, apiFetch } from '../../../lib/api-client';
-import { blogQueryKeys } from '../../blogs/api/blog-query-keys';
-import { getBlogQueryOptions } from '../../blogs/api/get-blog';
-import { searchQueryKeys } from '../../search/api/search-query-keys';
+import { blogQueryKeys, invalidateBlogLists } from '../../../lib/blog-query-keys';
 
 export function castVote({ blogId, direction }: { blogId: string; direction: VoteDirection }) {
   return apiFetch<VoteResult>(`/api/blogs/${encodeURIComponent(blogId)}/vote`, {
@@ -22,18 +20,15 @@ export function useCastVote() {
   return useMutation({
     mutationFn: castVote,
     onSuccess: async (result) => {
-      queryClient.setQueryData(getBlogQueryOptions(result.blogId).queryKey, (blog: Blog | undefined) =>
+      queryClient.setQueryData(blogQueryKeys.detail(result.blogId), (blog: Blog | undefined) =>
         blog && { ...blog, upvotes: result.upvotes, downvotes: result.downvotes, rating: result.rating, myVote: result.myVote },
       );
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: searchQueryKeys.all }),
-      ]);
+      await invalidateBlogLists(queryClient);
     },
     onError: async (error, { blogId }) => {
       // A repeat means this page's idea of the user's vote is out of date (another tab voted).
       if (error instanceof ApiError && error.status === 409) {
-        await queryClient.invalidateQueries({ queryKey: getBlogQueryOptions(blogId).queryKey });
+        await queryClient.invalidateQueries({ queryKey: blogQueryKeys.detail(blogId) });
       }
     },
   });

@@ -1,12 +1,12 @@
 import Button from 'react-bootstrap/Button';
-import { messages } from '../../../../shared/messages';
-import { useDialog } from '../../../components/message-dialog';
+import { messages } from '../../shared/messages';
+import { useDialog } from './message-dialog';
 
 /**
  * Prev, the page number, Next. Going past either end is refused with the spec's dialog;
  * the last page is known exactly from `hasMore`, also when it holds a full page.
  */
-export function BlogPager({ page, hasMore, onPageChange }: { page: number; hasMore: boolean; onPageChange: (page: number) => void }) {
+export function Pager({ page, hasMore, onPageChange }: { page: number; hasMore: boolean; onPageChange: (page: number) => void }) {
   const showDialog = useDialog();
   const refuse = (message: string) => void showDialog({ title: messages.errorTitle, message });
 

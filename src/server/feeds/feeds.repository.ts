@@ -1,0 +1,76 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/**
+ * Every feed and sitemap query. Each request runs one of these (the sitemap index two). The
+ * newest blogs come from `blogs_newest_idx` or `blogs_user_newest_idx`, sitemap parts are id
+ * ranges of `blogs_sitemap_idx` (keyset paging by id, never OFFSET), so each reads about as many
+ * rows as it returns. Queries are returned unexecuted, so `feeds.test.ts` can check their plans.
+ */
+
+/** The newest blogs of the whole site with their authors' e-mails. */
+export function newestBlogs(db: Kysely<Database>, limit: number) {
+  return db
+    .selectFrom('blogs')
+    .innerJoin('user', 'user.id', 'blogs.user_id')
+    .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at', 'user.email as author'])
+    .orderBy('blogs.created_at', 'desc')
+    .orderBy('blogs.id', 'desc')
+    .limit(limit);
+}
+
+/**
+ * One author's e-mail and newest blogs in one query: no row means no such user; one row with a
+ * null blog means a user without blogs. The lateral subquery reads only the first `limit` rows
+ * of the author's range in `blogs_user_newest_idx`, however many blogs they have.
+ */
+export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, limit: number) {
+  return db
+    .selectFrom('user')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('blogs')
+          .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at'])
+          .whereRef('blogs.user_id', '=', 'user.id')
+          .orderBy('blogs.created_at', 'desc')
+          .orderBy('blogs.id', 'desc')
+          .limit(limit)
+          .as('newest'),
+      (join) => join.onTrue(),
+    )
+    .select(['user.email as author', 'newest.id', 'newest.title', 'newest.body', 'newest.created_at'])
+    .where('user.id', '=', authorId)
+    .orderBy('newest.created_at', 'desc')
+    .orderBy('newest.id', 'desc');
+}
+
+/** Up to `limit` blogs in id order, from `fromId` (inclusive) or from the first. */
+export function blogsById(db: Kysely<Database>, options: { fromId?: string; limit: number }) {
+  const query = db.selectFrom('blogs').select(['id', 'updated_at']).orderBy('id').limit(options.limit);
+  return options.fromId === undefined ? query : query.where('id', '>=', options.fromId);
+}
+
+export interface SitemapPartRow {
+  /** The part's first blog id: its keyset cursor. */
+  first_id: string;
+  last_modified: Date;
+}
+
+/**
+ * The blogs cut into parts of `partSize` in id order, with each part's first id and newest
+ * change, in one pass over `blogs_sitemap_idx`.
+ */
+export function sitemapParts(partSize: number) {
+  return sql<SitemapPartRow>`
+    with numbered as (
+      select id, updated_at, row_number() over (order by id) - 1 as n from blogs
+    ), parted as (
+      select id, updated_at, n / ${partSize} as part, n % ${partSize} = 0 as starts_part from numbered
+    )
+    select (array_agg(id) filter (where starts_part))[1] as first_id, max(updated_at) as last_modified
+    from parted
+    group by part
+    order by part
+  `;
+}

@@ -1,0 +1,37 @@
+/**
+ * `npm run images:backfill`: the start-up backfill, run by hand (for instance with
+ * IMAGE_BACKFILL_ON_START=false on a large site). With PGlite, stop the server first: an
+ * embedded database has one process at a time. Logs one JSON line per event.
+ */
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createImageStorage } from '../storage/storage.js';
+import { backfillImageVariants, type BackfillLog } from './backfill-image-variants.js';
+
+const line = (level: string) => (details: object, message: string) => {
+  const error = 'err' in details && details.err instanceof Error ? { err: details.err.message } : {};
+  console.log(JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...details, ...error }));
+};
+const log: BackfillLog = { info: line('info'), warn: line('warn'), error: line('error') };
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.once('SIGTERM', () => stop.abort());
+  try {
+    await migrateToLatest(database.db);
+    const counts = await backfillImageVariants({ db: database.db, storage: createImageStorage(config), log }, { signal: stop.signal });
+    log.info({ ...counts }, 'image variants: nothing left to do' + (counts.failed + counts.missing > 0 ? ' but the images above' : ''));
+    process.exitCode = counts.failed > 0 ? 1 : 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError || err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,237 @@
+import { DomUtils, parseDocument } from 'htmlparser2';
+import type { Element } from 'domhandler';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Blog } from '../../shared/blog-schema.js';
+import { PAGE_STATE_ID } from '../../shared/page-render.js';
+import { solidPng } from '../testing/image-fixtures.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { signUpUser, type TestUser } from '../testing/test-users.js';
+
+/** A page as a browser would parse it, with the parts the tests read. */
+function parsePage(html: string) {
+  const document = parseDocument(html);
+  const all = (predicate: (element: Element) => boolean) => DomUtils.findAll(predicate, document.children);
+  const one = (predicate: (element: Element) => boolean) => all(predicate)[0];
+  const meta = (key: string) =>
+    one((e) => e.name === 'meta' && (e.attribs.property === key || e.attribs.name === key))?.attribs.content;
+  const scripts = all((e) => e.name === 'script');
+  const jsonLd = scripts.find((e) => e.attribs.type === 'application/ld+json');
+  const state = scripts.find((e) => e.attribs.id === PAGE_STATE_ID);
+  return {
+    title: DomUtils.textContent(one((e) => e.name === 'title')!),
+    titles: all((e) => e.name === 'title').length,
+    description: meta('description'),
+    canonical: one((e) => e.name === 'link' && e.attribs.rel === 'canonical')?.attribs.href,
+    feed: one((e) => e.name === 'link' && e.attribs.rel === 'alternate' && e.attribs.type === 'application/rss+xml')?.attribs.href,
+    meta,
+    scripts,
+    jsonLd: jsonLd ? (JSON.parse(DomUtils.textContent(jsonLd)) as Record<string, unknown>) : undefined,
+    state: state ? (JSON.parse(DomUtils.textContent(state)) as { queries: { queries: { state: { data: unknown } }[] } }) : undefined,
+    text: DomUtils.textContent(one((e) => e.attribs.id === 'root')!).replace(/\s+/g, ' '),
+  };
+}
+
+/** Titles and bodies that try to break out of every place a page puts them. */
+const HOSTILE_TITLE = `</title><script>alert("t")</script> "quoted" & '</script><!-- $& $1 日本語`;
+
+describe('server-rendered pages', () => {
+  let t: TestApp;
+  let author: TestUser;
+  const blogs: Blog[] = [];
+  let imageBlog: Blog;
+  let hostileBlog: Blog;
+
+  async function createBlog(title: string, body: string, image?: Buffer): Promise<Blog> {
+    const form = new FormData();
+    form.append('title', title);
+    form.append('blog', body);
+    if (image) form.append('image', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'cover.png');
+    const encoded = new Response(form);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/blogs',
+      headers: { cookie: author.cookie, origin: TEST_PUBLIC_URL, 'content-type': encoded.headers.get('content-type')! },
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<Blog>();
+  }
+
+  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+  beforeAll(async () => {
+    t = await createTestApp({ SITE_NAME: 'Field Notes' }, { pages: 'vite' });
+    author = await signUpUser(t.app);
+    for (let i = 1; i <= 7; i++) blogs.push(await createBlog(`Plain blog ${i}`, `The text of blog ${i}.\nA second line.`));
+    imageBlog = await createBlog('Blog with a picture', 'Words. '.repeat(60), await solidPng(640, 360));
+    hostileBlog = await createBlog(HOSTILE_TITLE, `</script><script>alert("b")</script> & ]]> $& body`);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it('renders the home page with its five cards, its own head and the query cache', async () => {
+    const response = await get('/');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    const page = parsePage(response.body);
+    expect(page.title).toBe('Field Notes');
+    expect(page.titles).toBe(1);
+    expect(page.canonical).toBe(`${TEST_PUBLIC_URL}/`);
+    expect(page.feed).toBe(`${TEST_PUBLIC_URL}/rss.xml`);
+    expect(page.meta('og:type')).toBe('website');
+    expect(page.meta('og:site_name')).toBe('Field Notes');
+    expect(page.meta('og:url')).toBe(`${TEST_PUBLIC_URL}/`);
+    expect(page.meta('twitter:card')).toBe('summary');
+    expect(page.text.match(/View this Blog/g)).toHaveLength(5);
+    expect(page.text).toContain('Upvote Count: 0');
+    expect(page.text).toContain(`Author: ${author.email}`);
+    const [list] = page.state!.queries.queries;
+    expect((list!.state.data as { items: unknown[] }).items).toHaveLength(5);
+  });
+
+  it('renders the next five on ?page=2, with its own canonical link', async () => {
+    const first = parsePage((await get('/')).body);
+    const second = parsePage((await get('/?page=2')).body);
+    expect(second.canonical).toBe(`${TEST_PUBLIC_URL}/?page=2`);
+    expect(second.title).toBe('Blogs, page 2 · Field Notes');
+    const titlesOn = (text: string) => [...text.matchAll(/Plain blog \d|Blog with a picture/g)].map((m) => m[0]);
+    expect(titlesOn(second.text).length).toBeGreaterThan(0);
+    expect(titlesOn(second.text).filter((title) => titlesOn(first.text).includes(title))).toEqual([]);
+  });
+
+  it('renders a blog as an article: title, description, Open Graph with an absolute image, Twitter card, JSON-LD', async () => {
+    const response = await get(`/viewBlog?id=${imageBlog.id}`);
+    expect(response.statusCode).toBe(200);
+    const page = parsePage(response.body);
+    const url = `${TEST_PUBLIC_URL}/viewBlog?id=${imageBlog.id}`;
+    expect(page.title).toBe('Blog with a picture · Field Notes');
+    expect(page.description!.length).toBeLessThanOrEqual(156);
+    expect(page.description).toMatch(/^Words\. Words\..*…$/);
+    expect(page.canonical).toBe(url);
+    expect(page.meta('og:type')).toBe('article');
+    expect(page.meta('og:title')).toBe('Blog with a picture');
+    expect(page.meta('og:url')).toBe(url);
+    // The 1200 × 630 crop made for previews.
+    expect(imageBlog.image?.ogUrl).toMatch(/-og\.webp$/);
+    expect(page.meta('og:image')).toBe(`${TEST_PUBLIC_URL}${imageBlog.image!.ogUrl}`);
+    expect(page.meta('twitter:card')).toBe('summary_large_image');
+    expect(page.jsonLd).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'BlogPosting',
+      headline: 'Blog with a picture',
+      datePublished: imageBlog.createdAt,
+      dateModified: imageBlog.updatedAt,
+      author: { '@type': 'Person', name: author.email },
+      image: `${TEST_PUBLIC_URL}${imageBlog.image!.ogUrl}`,
+      url,
+    });
+    expect(page.text).toContain('Words. Words.');
+  });
+
+  it('gives a blog without an image a summary card and no og:image', async () => {
+    const page = parsePage((await get(`/viewBlog?id=${blogs[0]!.id}`)).body);
+    expect(page.meta('og:image')).toBeUndefined();
+    expect(page.meta('twitter:card')).toBe('summary');
+    expect(page.jsonLd).not.toHaveProperty('image');
+    expect(page.text).toContain('The text of blog 1.');
+  });
+
+  it('escapes a hostile title and body everywhere: title, meta, JSON-LD, state and the page', async () => {
+    const response = await get(`/viewBlog?id=${hostileBlog.id}`);
+    const page = parsePage(response.body);
+    expect(page.title).toBe(`${HOSTILE_TITLE} · Field Notes`);
+    expect(page.titles).toBe(1);
+    expect(page.meta('og:title')).toBe(HOSTILE_TITLE);
+    expect(page.meta('twitter:title')).toBe(HOSTILE_TITLE);
+    expect(page.jsonLd!.headline).toBe(HOSTILE_TITLE);
+    expect(page.text).toContain(HOSTILE_TITLE);
+    expect(page.text).toContain('</script><script>alert("b")</script> & ]]> $& body');
+    // Only our own scripts: the module, the JSON-LD and the state; none came from the blog.
+    expect(page.scripts.map((s) => s.attribs.type ?? s.attribs.src)).toEqual(expect.arrayContaining(['application/ld+json', 'application/json']));
+    expect(page.scripts.filter((s) => !['application/ld+json', 'application/json', 'module'].includes(s.attribs.type ?? ''))).toEqual([]);
+    expect(response.body).not.toContain('<script>alert');
+  });
+
+  it('renders a search with its count line and results', async () => {
+    const response = await get('/search?searchTerm=picture');
+    expect(response.statusCode).toBe(200);
+    const page = parsePage(response.body);
+    expect(page.title).toBe('Search: picture · Field Notes');
+    expect(page.canonical).toBe(`${TEST_PUBLIC_URL}/search?searchTerm=picture`);
+    expect(page.text).toContain('1 blogs matched the search term picture');
+    expect(page.text).toContain('Blog with a picture');
+    expect(parsePage((await get('/search?searchTerm=zzzunmatched')).body).text).toContain('No Blogs Found');
+  });
+
+  it('renders About and Support in full, FAQ answers included', async () => {
+    const about = parsePage((await get('/about')).body);
+    expect(about.title).toBe('About · Field Notes');
+    expect(about.text).toContain('About us');
+    const support = parsePage((await get('/support')).body);
+    expect(support.title).toBe('Support · Field Notes');
+    expect(support.text).toContain('How do I delete my data?');
+    expect(support.text).toContain('Open Settings and choose Delete Account.');
+  });
+
+  it.each([
+    ['a missing id', '/viewBlog'],
+    ['a malformed id', '/viewBlog?id=not-a-uuid'],
+    ['an unknown id', '/viewBlog?id=3f1c8a52-59c4-4c38-9a5c-7f3c0e0b2a11'],
+  ])('answers /viewBlog with %s with 404 and "This blog does not exist"', async (_case, url) => {
+    const response = await get(url);
+    expect(response.statusCode).toBe(404);
+    const page = parsePage(response.body);
+    expect(page.text).toContain('This blog does not exist');
+    expect(page.title).toBe('This blog does not exist · Field Notes');
+  });
+
+  it('answers unknown paths with 404 and the not-found screen', async () => {
+    for (const url of ['/no/such/page', '/blogs', '/about/extra']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(parsePage(response.body).text).toContain('The Page you are looking for does not exist');
+    }
+  });
+
+  it('redirects /edit without an id to the home page, on the server', async () => {
+    const response = await get('/edit');
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/');
+    expect((await get(`/edit?id=${blogs[0]!.id}`)).statusCode).toBe(200);
+  });
+
+  it('renders the screens that need a session as a loading view for everyone', async () => {
+    for (const [url, title] of [
+      ['/create', 'Create a Blog'],
+      ['/settings', 'Settings'],
+      ['/ai', 'AI Blog Generator'],
+      ['/auth', 'Login or Register'],
+    ]) {
+      const response = await get(url!);
+      expect(response.statusCode, url).toBe(200);
+      expect(parsePage(response.body).title).toBe(`${title} · Field Notes`);
+    }
+  });
+
+  it('renders the same page for a signed-in visitor as for anyone: nothing private is in it', async () => {
+    const voter = await signUpUser(t.app);
+    const vote = await t.app.inject({
+      method: 'PUT',
+      url: `/api/blogs/${blogs[1]!.id}/vote`,
+      headers: { cookie: voter.cookie, origin: TEST_PUBLIC_URL },
+      payload: { direction: 'up' },
+    });
+    expect(vote.statusCode).toBe(200);
+    const signedIn = parsePage((await get(`/viewBlog?id=${blogs[1]!.id}`, { cookie: voter.cookie })).body);
+    const anonymous = parsePage((await get(`/viewBlog?id=${blogs[1]!.id}`)).body);
+    expect(signedIn.text).toBe(anonymous.text);
+    expect(signedIn.text).not.toContain(voter.email);
+    expect(JSON.stringify(signedIn.state)).not.toContain(voter.email);
+    expect(JSON.stringify(signedIn.state)).toContain('"myVote":null');
+  });
+
+  it('keeps the Content-Security-Policy free of inline scripts on pages', async () => {
+    const csp = (await get('/')).headers['content-security-policy'] as string;
+    const scriptSrc = csp.split(';').find((directive) => directive.trim().startsWith('script-src'));
+    expect(scriptSrc?.trim()).toBe("script-src 'self'");
+  });
+});

@@ -1,0 +1,70 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PAGE_STATE_ID, type ApiTransport, type RenderedPage, type SiteInfo } from '../../shared/page-render.js';
+import type { PageRenderer } from './page-renderer.js';
+
+/** Shown when rendering itself fails: plain, with nothing of the error in it. */
+const SERVER_ERROR_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Something went wrong</title></head>' +
+  '<body><h1>Something went wrong</h1><p>Please try again in a moment.</p><p><a href="/">Go to the home page</a></p></body></html>';
+
+const SLOTS = ['<!--app-head-->', '<!--app-body-->', '<!--app-state-->'] as const;
+
+/** Puts a rendered page into the template (a function replacement: `$&` in a blog stays as written). */
+export function fillTemplate(template: string, page: Extract<RenderedPage, { kind: 'page' }>): string {
+  const values = [page.head, page.body, `<script type="application/json" id="${PAGE_STATE_ID}">${page.state}</script>`];
+  return SLOTS.reduce((html, slot, i) => html.replace(slot, () => values[i]!), template);
+}
+
+/**
+ * The web app's data calls, made in-process through the app's own routes while a page renders:
+ * the same validation, permissions and limits as over HTTP, counted against the visitor's
+ * address, and never with the visitor's cookies (pages are rendered for anyone).
+ */
+function inProcessTransport(app: FastifyInstance, visitorIp: AsyncLocalStorage<string>): ApiTransport {
+  return async (path, init) => {
+    const response = await app.inject({
+      method: 'GET',
+      url: path,
+      headers: { accept: 'application/json' },
+      remoteAddress: visitorIp.getStore(),
+      signal: init.signal ?? undefined,
+    });
+    const empty = response.statusCode === 204 || response.statusCode === 304;
+    return new Response(empty ? null : new Uint8Array(response.rawPayload), {
+      status: response.statusCode,
+      headers: { 'content-type': String(response.headers['content-type'] ?? 'application/json') },
+    });
+  };
+}
+
+export interface PagesOptions {
+  renderer: PageRenderer;
+  site: SiteInfo;
+}
+
+/** Creates the handler for page requests (every GET that is not the API, an asset or an upload). */
+export function createPageHandler(app: FastifyInstance, { renderer, site }: PagesOptions) {
+  const visitorIp = new AsyncLocalStorage<string>();
+  const transport = inProcessTransport(app, visitorIp);
+
+  return async function renderPageReply(request: FastifyRequest, reply: FastifyReply) {
+    let page: RenderedPage;
+    let template: string;
+    try {
+      const module = await renderer.load();
+      module.setApiTransport(transport);
+      const url = new URL(request.url, site.publicUrl);
+      [page, template] = await Promise.all([visitorIp.run(request.ip, () => module.renderPage(url, site)), renderer.template(request.url)]);
+    } catch (err) {
+      request.log.error({ err }, 'page render failed');
+      return reply.status(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(SERVER_ERROR_PAGE);
+    }
+    if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
+    return reply
+      .status(page.status)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(fillTemplate(template, page));
+  };
+}

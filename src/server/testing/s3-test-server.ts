@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+interface S3rverInstance {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+type S3rverClass = new (options: {
+  address: string;
+  port: number;
+  silent: boolean;
+  directory: string;
+  configureBuckets: { name: string }[];
+}) => S3rverInstance;
+
+export interface S3TestServer {
+  /** The environment that points the app's storage at this server. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** s3rver (an S3-compatible server in plain JavaScript that checks SigV4) with one bucket. */
+export async function startS3TestServer(bucket = 'blog-images'): Promise<S3TestServer> {
+  const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverClass;
+  const directory = mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const address = await server.run();
+  return {
+    env: {
+      S3_BUCKET: bucket,
+      // A host name, not an IP: with an IP the SDK picks path-style addressing by itself.
+      S3_ENDPOINT: `http://localhost:${address.port}`,
+      // s3rver's one built-in account.
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    },
+    async close() {
+      await server.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}

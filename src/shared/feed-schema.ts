@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { blogIdSchema } from './blog-schema.js';
+
+/** `/rss.xml?author={userId}`: the id's shape is checked before the database is asked. */
+export const rssQuerySchema = z.object({
+  author: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/)
+    .optional(),
+});
+
+/** `/sitemap-blogs.xml?from={blogId}`: a part starts at a blog id (keyset paging by id); no id, at the first. */
+export const sitemapBlogsQuerySchema = z.object({
+  from: blogIdSchema.optional(),
+});

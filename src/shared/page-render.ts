@@ -1,0 +1,37 @@
+/**
+ * The contract between the server and the web app's server entry (`src/web/entry-server.tsx`,
+ * built into `dist/web-server/`). The server never imports the web's source: it loads the built
+ * module, or Vite's dev module, and speaks to it through these types.
+ */
+
+/** What every page says about the site: titles, canonical links, feeds. */
+export interface SiteInfo {
+  name: string;
+  /** The public origin, no trailing slash (`PUBLIC_URL`). */
+  publicUrl: string;
+}
+
+/** How the web app's data calls reach the API while rendering on the server (in-process). */
+export type ApiTransport = (path: string, init: RequestInit) => Promise<Response>;
+
+export type RenderedPage =
+  | { kind: 'redirect'; status: number; location: string }
+  | {
+      kind: 'page';
+      status: number;
+      /** Tags for `<head>`: title, description, canonical, Open Graph, JSON-LD. */
+      head: string;
+      /** The app's markup, for `<div id="root">`. */
+      body: string;
+      /** The dehydrated query cache and router state, for a `type="application/json"` script. */
+      state: string;
+    };
+
+export interface PageRendererModule {
+  setApiTransport(transport: ApiTransport): void;
+  /** Renders a page for an anonymous visitor: a pure function of the URL and the data. */
+  renderPage(url: URL, site: SiteInfo): Promise<RenderedPage>;
+}
+
+/** The id of the JSON script that carries the page's state to the browser. */
+export const PAGE_STATE_ID = 'page-state';

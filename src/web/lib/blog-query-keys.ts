@@ -1,0 +1,30 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+/**
+ * The query keys of everything that shows blogs (lists, single blogs, searches), built here so
+ * that features never import each other for a key and every mutation invalidates exactly what
+ * the queries use.
+ */
+export const blogQueryKeys = {
+  all: ['blogs'] as const,
+  lists: () => [...blogQueryKeys.all, 'list'] as const,
+  list: (page: number) => [...blogQueryKeys.lists(), page] as const,
+  details: () => [...blogQueryKeys.all, 'detail'] as const,
+  detail: (id: string) => [...blogQueryKeys.details(), id] as const,
+};
+
+export const searchQueryKeys = {
+  all: ['search'] as const,
+  page: (searchTerm: string, page: number) => [...searchQueryKeys.all, searchTerm, page] as const,
+};
+
+/**
+ * After a write that changes what lists and searches show (create, edit, delete, vote): they are
+ * ordered by rating and carry counts, so every one of them is refetched when next shown.
+ */
+export async function invalidateBlogLists(queryClient: QueryClient): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() }),
+    queryClient.invalidateQueries({ queryKey: searchQueryKeys.all }),
+  ]);
+}

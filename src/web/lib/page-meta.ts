@@ -1,0 +1,56 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { absoluteUrl } from '../../shared/paths';
+import type { SiteInfo } from '../../shared/page-render';
+
+export const SITE_DESCRIPTION = 'Read, write and vote on blogs.';
+
+/** What a page says it is: its title, description, canonical path and previews. */
+export interface PageMeta {
+  /** Without the site's name; omitted on the home page, whose title is the site's name. */
+  title?: string;
+  description: string;
+  /** Canonical path, from `paths`. */
+  path: string;
+  type?: 'website' | 'article';
+  /** Site-relative or absolute URL of the preview image. */
+  image?: string | null;
+  /** JSON-LD for the page (a `BlogPosting` on blogs). */
+  jsonLd?: Record<string, unknown>;
+}
+
+export interface MetaArgs {
+  url: URL;
+  queryClient: QueryClient;
+  site: SiteInfo;
+}
+
+export type MetaFunction = (args: MetaArgs) => PageMeta;
+
+/** Route `handle`s: how the route describes itself and what its loading error says. */
+export interface RouteHandle {
+  meta: MetaFunction;
+  /** The start of the message when the route's data fails to load ('The blogs could not be loaded.'). */
+  loadError?: string;
+}
+
+export function isRouteHandle(handle: unknown): handle is RouteHandle {
+  return typeof handle === 'object' && handle !== null && typeof (handle as RouteHandle).meta === 'function';
+}
+
+export function fullTitle(meta: PageMeta, site: SiteInfo): string {
+  return meta.title ? `${meta.title} · ${site.name}` : site.name;
+}
+
+/** An image URL as an absolute URL (stored images may be site-relative `/uploads/…`). */
+export function absoluteImageUrl(site: SiteInfo, url: string): string {
+  return /^https?:\/\//.test(url) ? url : absoluteUrl(site.publicUrl, url);
+}
+
+/** The first ~155 characters of a text, cut at a word, for descriptions and previews. */
+export function describe(text: string, max = 155): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > max / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}

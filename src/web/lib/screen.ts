@@ -1,0 +1,19 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
+import type { LoaderFunction } from 'react-router';
+import type { MetaFunction } from './page-meta';
+
+/**
+ * What each file in `routes/` exports: the screen, the loader that fills the query cache
+ * through the screen's own `queryOptions` (on the server and in the browser alike), how the page
+ * describes itself, and how its failures read.
+ */
+export interface Screen {
+  Component: ComponentType;
+  loader?: (queryClient: QueryClient) => LoaderFunction;
+  meta: MetaFunction;
+  /** The start of the message when the data fails to load. */
+  loadError?: string;
+  /** Shown instead of the generic not-found page when the loader answers 404. */
+  NotFound?: ComponentType;
+}

@@ -1,0 +1,34 @@
+import { absoluteUrl, paths } from '../shared/paths';
+import type { SiteInfo } from '../shared/page-render';
+import { jsonForScript } from './lib/json-script';
+import { absoluteImageUrl, fullTitle, type PageMeta } from './lib/page-meta';
+
+/**
+ * The tags a page's `<head>` gets on the server: title, description, canonical link, feed,
+ * Open Graph, Twitter card and JSON-LD. React escapes every text and attribute; the JSON-LD is
+ * escaped for a script element by `jsonForScript`.
+ */
+export function PageHead({ meta, site }: { meta: PageMeta; site: SiteInfo }) {
+  const url = absoluteUrl(site.publicUrl, meta.path);
+  const title = fullTitle(meta, site);
+  const image = meta.image ? absoluteImageUrl(site, meta.image) : undefined;
+  return (
+    <>
+      <title>{title}</title>
+      <meta name="description" content={meta.description} />
+      <link rel="canonical" href={url} />
+      <link rel="alternate" type="application/rss+xml" title={site.name} href={absoluteUrl(site.publicUrl, paths.rss())} />
+      <meta property="og:type" content={meta.type ?? 'website'} />
+      <meta property="og:title" content={meta.title ?? site.name} />
+      <meta property="og:description" content={meta.description} />
+      <meta property="og:url" content={url} />
+      <meta property="og:site_name" content={site.name} />
+      {image && <meta property="og:image" content={image} />}
+      <meta name="twitter:card" content={image ? 'summary_large_image' : 'summary'} />
+      <meta name="twitter:title" content={meta.title ?? site.name} />
+      <meta name="twitter:description" content={meta.description} />
+      {image && <meta name="twitter:image" content={image} />}
+      {meta.jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonForScript(meta.jsonLd) }} />}
+    </>
+  );
+}
