@@ -93,8 +93,8 @@ async function seed(db: Kysely<Database>, from: number, to: number, userId: stri
     insert into blogs (user_id, title, body, html, excerpt, reading_minutes, upvotes, downvotes, created_at, updated_at)
     select ${userId}, 'Benchmark blog number ' || g, repeat('Some words of a blog body. ', 20),
            '<p>' || repeat('Some words of a blog body. ', 20) || '</p>', left(repeat('Some words of a blog body. ', 20), 200), 1,
-           (g * 7919) % 23, (g * 104729) % 7, now() - g * interval '1 minute', now() - g * interval '1 minute'
-    from generate_series(${from}, ${to}) as g`.execute(db);
+           (g::bigint * 7919) % 23, (g::bigint * 104729) % 7, now() - g * interval '1 minute', now() - g * interval '1 minute'
+    from generate_series(${from}::int, ${to}::int) as g`.execute(db);
   await sql`vacuum (analyze) blogs`.execute(db);
 }
 
