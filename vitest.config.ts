@@ -32,6 +32,7 @@ export default defineConfig({
                 exclude: [
                   'src/server/images/image-processing.test.ts',
                   'src/server/images/image-variants.test.ts',
+                  'src/server/markdown/**',
                   'src/server/storage/**',
                   'src/server/ai/offline-generator.test.ts',
                   'src/server/ai/sanitize-blog-html.test.ts',
@@ -39,6 +40,8 @@ export default defineConfig({
                   'src/server/ai/client-bundle.test.ts',
                   'src/server/config.test.ts',
                   'src/server/main.test.ts',
+                  // Spawns servers on their own PGlite: nothing in it depends on the test database.
+                  'src/server/http/connection-hygiene.test.ts',
                 ],
                 env: { TEST_DB_KIND: 'postgres' },
               },

@@ -12,7 +12,7 @@
  * it, a throwaway cluster is started with scripts/throwaway-postgres.sh and stopped at the end.
  * The built app (BUILD_DIR/server/main.js, as in production) and the bare Fastify server each run
  * in their own process, so neither shares an event loop with autocannon.
- * Figures go to stdout and to BENCH_OUT (default /work/notes/bench-blogs.md).
+ * Figures go to stdout, and to the file BENCH_OUT names if it is set.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -102,10 +102,13 @@ async function main() {
 
     const report = formatReport({ bareRun, listRun, htmlRun, page1, page1000, plans, databaseKind: process.env.DATABASE_URL ? 'DATABASE_URL' : 'throwaway cluster' });
     console.log(report);
-    const out = process.env.BENCH_OUT ?? '/work/notes/bench-blogs.md';
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, report);
-    console.log(`Written to ${out}`);
+    // Written to a file only when asked: a benchmark leaves nothing outside the repository.
+    const out = process.env.BENCH_OUT;
+    if (out) {
+      mkdirSync(path.dirname(out), { recursive: true });
+      writeFileSync(out, report);
+      console.log(`Written to ${out}`);
+    }
   } finally {
     await cleanUp();
   }

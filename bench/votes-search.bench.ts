@@ -12,8 +12,8 @@
  * With DATABASE_URL, a fresh database is created on that server and dropped at the end; without
  * it, a throwaway cluster is started with scripts/throwaway-postgres.sh and stopped at the end.
  * The app runs from source (src/server/main.ts, production mode) in its own process, so it does
- * not share an event loop with autocannon. Figures go to stdout and to BENCH_OUT
- * (default /work/notes/bench-votes-search.md).
+ * not share an event loop with autocannon. Figures go to stdout, and to the file BENCH_OUT
+ * names if it is set.
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -129,10 +129,13 @@ async function main() {
 
     const report = formatReport(votes, searches, process.env.DATABASE_URL ? 'DATABASE_URL' : 'throwaway cluster', await postgresVersion(database.db));
     console.log(`\n${report}`);
-    const out = process.env.BENCH_OUT ?? '/work/notes/bench-votes-search.md';
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, report);
-    console.log(`Written to ${out}`);
+    // Written to a file only when asked: a benchmark leaves nothing outside the repository.
+    const out = process.env.BENCH_OUT;
+    if (out) {
+      mkdirSync(path.dirname(out), { recursive: true });
+      writeFileSync(out, report);
+      console.log(`Written to ${out}`);
+    }
   } finally {
     for (const step of cleanups.reverse()) await step();
   }

@@ -2,49 +2,39 @@ import { fileURLToPath } from 'node:url';
 import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
-import { createAuth, type Auth } from './auth/auth.js';
-import { createAuthGuards } from './auth/auth-guards.js';
+import type { AppDeps } from './app-deps.js';
+import { createAuth } from './auth/auth.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
-import { createSessions, type Sessions } from './auth/session.js';
+import { createSessions } from './auth/session.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import type { Database } from './db/schema.js';
 import { contactRoutes } from './contact/contact.routes.js';
 import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerWebApp } from './http/web-app.js';
+import { createCacheInvalidation } from './cache/cache-invalidation.js';
+import { ResponseCache } from './cache/response-cache.js';
+import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { createRateLimiter } from './rate-limit/rate-limit.js';
 import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
 import { createPageHandler } from './pages/pages.js';
 import { localUploadsDir } from './storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from './storage/storage.js';
-
-/** What every route plugin receives: the app's parts, built once in `buildApp`. */
-export interface AppDeps {
-  config: Config;
-  db: Kysely<Database>;
-  mailer: Mailer;
-  auth: Auth;
-  sessions: Sessions;
-  storage: ImageStorage;
-  /** Our own checks (rate limits per address) run before Better Auth sees a request. */
-  authGuards?: (request: FastifyRequest) => Promise<void>;
-}
 
 export interface BuildAppOptions {
   config: Config;
@@ -74,17 +64,35 @@ export async function buildApp(options: BuildAppOptions) {
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A client that trickles its request, or holds a connection open doing nothing, is cut off.
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // Node checks the request and headers timeouts on this interval (30 s by default).
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(config.http.headersTimeoutMs / 4))),
+    },
   }).withTypeProvider<ZodTypeProvider>();
+  // Beyond this many open connections, new ones are closed at once instead of exhausting file descriptors.
+  app.server.maxConnections = config.http.maxConnections;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const mailer = options.mailer ?? createMailer(config, app.log);
-  const auth = createAuth({ config, db: database.db, mailer });
+  const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }) });
   const storage = options.storage ?? createImageStorage(config);
-  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage };
-  deps.authGuards = createAuthGuards({ db: database.db, config });
+  const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
+  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage, limiter };
 
   await registerSecurityHeaders(app, config);
+  // Before compression, so the cache stores plain bytes and sends its own compressed copies.
+  if (config.responseCacheBytes > 0) {
+    const cache = new ResponseCache(config.responseCacheBytes);
+    const invalidation = await createCacheInvalidation({ cache, db: database.db, databaseUrl: config.databaseUrl, log: app.log });
+    registerResponseCache(app, cache, invalidation);
+    app.addHook('onClose', () => invalidation.close());
+  }
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifySwagger, {
     openapi: {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './db/private-files.js';
 
 /**
  * The only place that reads `process.env`. Everything else receives a `Config`.
@@ -13,6 +14,11 @@ export const SOCIAL_PROVIDERS = [
   'keycloak', 'linkedin', 'notion', 'slack', 'spotify', 'twitch', 'workos', 'kakao',
 ] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+/**
+ * Spec names Better Auth has no ready provider for (Keycloak needs an issuer URL; Bitbucket and
+ * WorkOS have none): refused here, at start-up, rather than shown as a button that cannot work.
+ */
+export const UNSUPPORTED_SOCIAL_PROVIDERS: readonly SocialProvider[] = ['keycloak', 'bitbucket', 'workos'];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -67,7 +73,14 @@ const envSchema = z.object({
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
   IMAGE_BACKFILL_ON_START: booleanFlag(true),
   SERVE_SOURCE_MAPS: booleanFlag(false),
+  RESPONSE_CACHE_MB: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(64),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
+  RATE_LIMIT_SCALE: z.coerce.number({ message: 'must be a number' }).positive('must be positive').max(1_000_000).default(1),
+  REQUEST_TIMEOUT_MS: positiveInt(60_000),
+  HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
+  IDLE_TIMEOUT_MS: positiveInt(60_000),
+  MAX_CONNECTIONS: positiveInt(4_096),
   SITEMAP_PART_SIZE: z.coerce
     .number({ message: 'must be a whole number' })
     .int('must be a whole number')
@@ -98,6 +111,8 @@ export interface Config {
   publicUrl: string;
   /** The site's name in page titles, feeds and Open Graph (`SITE_NAME`). */
   siteName: string;
+  /** Bytes the in-process cache of anonymous answers may hold (`RESPONSE_CACHE_MB`); 0 turns it off. */
+  responseCacheBytes: number;
   /** Most URLs in one sitemap file; more blogs make `/sitemap.xml` an index of parts (`SITEMAP_PART_SIZE`). */
   sitemapPartSize: number;
   authSecret: string;
@@ -117,6 +132,20 @@ export interface Config {
   /** Serve the build's `*.map` files to browsers (`SERVE_SOURCE_MAPS`); off, they stay on disk only. */
   serveSourceMaps: boolean;
   socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
+  /** Multiplies every rate limit (`RATE_LIMIT_SCALE`, default 1): load tests from a few addresses raise it. */
+  rateLimitScale: number;
+  http: {
+    /** Whole request (headers and body) must arrive within this (`REQUEST_TIMEOUT_MS`). */
+    requestTimeoutMs: number;
+    /** Headers must arrive within this (`HEADERS_TIMEOUT_MS`). */
+    headersTimeoutMs: number;
+    /** An idle keep-alive connection is closed after this (`KEEP_ALIVE_TIMEOUT_MS`). */
+    keepAliveTimeoutMs: number;
+    /** A connection with no traffic either way is closed after this (`IDLE_TIMEOUT_MS`). */
+    idleTimeoutMs: number;
+    /** Connections one process holds open at most (`MAX_CONNECTIONS`); more are closed at once. */
+    maxConnections: number;
+  };
   logLevel: string;
 }
 
@@ -131,7 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const publicUrl = normalisePublicUrl(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
 
   if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID) !== (!e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
@@ -146,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     siteName: e.SITE_NAME,
+    responseCacheBytes: e.RESPONSE_CACHE_MB * 1024 * 1024,
     sitemapPartSize: e.SITEMAP_PART_SIZE,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
@@ -171,8 +201,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageBackfillOnStart: e.IMAGE_BACKFILL_ON_START,
     serveSourceMaps: e.SERVE_SOURCE_MAPS,
     socialProviders: parseSocialProviders(env),
+    rateLimitScale: e.RATE_LIMIT_SCALE,
+    http: {
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      // Node refuses a headers timeout longer than the request timeout.
+      headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: e.IDLE_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+    },
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * The URL as browsers write its origin (lower-case host, no default port, no trailing slash),
+ * so `https://Example.com:443/` and `https://example.com` name the same site everywhere.
+ */
+function normalisePublicUrl(value: string): string {
+  const parsed = new URL(value);
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
 }
 
 function parseTrustProxy(value: string | undefined): boolean | string[] {
@@ -191,6 +239,9 @@ function parseSocialProviders(env: NodeJS.ProcessEnv): Config['socialProviders']
     if (!clientId || !clientSecret) {
       throw new ConfigError(`Invalid configuration: ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
     }
+    if (UNSUPPORTED_SOCIAL_PROVIDERS.includes(provider)) {
+      throw new ConfigError(`Invalid configuration: ${prefix}_CLIENT_ID is set, but sign-in with ${provider} is not supported; unset ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`);
+    }
     providers[provider] = { clientId, clientSecret };
   }
   return providers;
@@ -200,9 +251,9 @@ function parseSocialProviders(env: NodeJS.ProcessEnv): Config['socialProviders']
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'auth-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
+  writeFileSync(file, secret + '\n', { mode: PRIVATE_FILE_MODE });
+  chmodSync(file, PRIVATE_FILE_MODE);
   return secret;
 }

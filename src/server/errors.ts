@@ -1,12 +1,15 @@
 /**
  * The one application error type. Routes and services throw it; the error handler in
- * `http/error-handler.ts` turns it into `{ error, message }` with its status.
+ * `http/error-handler.ts` turns it into `{ error, message }` with its status (and a
+ * `Retry-After` header when the error says when to come back).
  */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    /** Seconds the client should wait before trying again (429 and 503). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -20,5 +23,9 @@ export const notFound = (message = 'Not found.') => new AppError(404, 'NOT_FOUND
 export const conflict = (message: string, code = 'CONFLICT') => new AppError(409, code, message);
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
 export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
-export const tooManyRequests = (message = 'Too many requests. Please wait a moment and try again.') =>
-  new AppError(429, 'TOO_MANY_REQUESTS', message);
+export const tooManyRequests = (message = 'Too many requests. Please wait a moment and try again.', retryAfterSeconds?: number) =>
+  new AppError(429, 'TOO_MANY_REQUESTS', message, retryAfterSeconds);
+export const serviceUnavailable = (
+  message = 'The site cannot reach its database right now. Please try again in a moment.',
+  retryAfterSeconds = 5,
+) => new AppError(503, 'SERVICE_UNAVAILABLE', message, retryAfterSeconds);

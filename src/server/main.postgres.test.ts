@@ -16,7 +16,7 @@ describe('the server process on PostgreSQL', () => {
     await waitForHealth(port);
     const response = await fetch(`http://127.0.0.1:${port}/api/contact`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },
       body: JSON.stringify({ email: 'pg@example.com', message: 'stored in Postgres' }),
     });
     expect(response.status).toBe(201);

@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -79,4 +80,82 @@ describe('the server process', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   }, 120_000);
+
+  it('renders at start-up the blogs saved before Markdown was rendered on write', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
+    const before = await openDatabase({ dataDir });
+    await migrateToLatest(before.db);
+    const now = new Date();
+    await before.db
+      .insertInto('user')
+      .values({ id: 'old-author', name: 'old', email: 'old@example.com', emailVerified: true, image: null, createdAt: now, updatedAt: now })
+      .execute();
+    await before.db.insertInto('blogs').values({ user_id: 'old-author', title: 'Old', body: 'Old *text*\nkept' }).execute();
+    await before.close();
+
+    const port = await freePort();
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    await waitForHealth(port);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    const after = await openDatabase({ dataDir });
+    const row = await after.db.selectFrom('blogs').select(['html', 'excerpt', 'reading_minutes']).executeTakeFirstOrThrow();
+    await after.close();
+    expect(row).toEqual({ html: '<p>Old <em>text</em><br />\nkept</p>\n', excerpt: 'Old text kept', reading_minutes: 1 });
+  }, 120_000);
+
+  it('on SIGTERM, finishes an upload in flight and rolls back one that never arrives: no half-written blog or file', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
+    const port = await freePort();
+    const origin = `http://localhost:${port}`;
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', REQUEST_TIMEOUT_MS: '3000' });
+    await waitForHealth(port);
+    const signUp = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'uploader@example.com', password: 'correct horse battery', name: 'uploader' }),
+    });
+    expect(signUp.status).toBe(200);
+    const cookie = signUp.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+
+    const finished = await slowUpload(port, cookie, 'Finished across a shutdown');
+    const abandoned = await slowUpload(port, cookie, 'Never finished');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    finished.finish();
+    expect(await finished.done).toMatch(/^HTTP\/1\.1 201/);
+    expect(await abandoned.done).not.toMatch(/^HTTP\/1\.1 2/);
+    expect(await server.exited).toBe(0);
+
+    const database = await openDatabase({ dataDir });
+    const blogs = await database.db.selectFrom('blogs').select(['title', 'image_key']).execute();
+    await database.close();
+    expect(blogs.map((blog) => blog.title)).toEqual(['Finished across a shutdown']);
+    const uploads = readdirSync(path.join(dataDir, 'uploads'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(uploads.map((entry) => path.relative(path.join(dataDir, 'uploads'), path.join(entry.parentPath, entry.name)))).toEqual([blogs[0]!.image_key]);
+  }, 120_000);
 });
+
+/** A multipart blog upload whose body arrives in two parts, so it is in flight between them. */
+async function slowUpload(port: number, cookie: string, title: string) {
+  const form = new FormData();
+  form.append('title', title);
+  form.append('blog', 'uploaded while the server shuts down');
+  form.append('image', new Blob([new Uint8Array(await solidPng(300, 200))], { type: 'image/png' }), 'a.png');
+  const encoded = new Response(form);
+  const body = Buffer.from(await encoded.arrayBuffer());
+  const socket = net.connect(port, '127.0.0.1');
+  let response = '';
+  socket.on('data', (chunk) => (response += chunk.toString()));
+  socket.on('error', () => undefined);
+  const done = new Promise<string>((resolve) => socket.on('close', () => resolve(response)));
+  const half = Math.floor(body.length / 2);
+  socket.write(
+    `POST /api/blogs HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://localhost:${port}\r\nCookie: ${cookie}\r\n` +
+      `Content-Type: ${encoded.headers.get('content-type')}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+  );
+  socket.write(body.subarray(0, half));
+  return { finish: () => socket.write(body.subarray(half)), done };
+}

@@ -1,12 +1,16 @@
 import { buildApp } from './app.js';
+import { renderUnrenderedBlogs } from './blogs/blog-rendering.service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
+import { PRIVATE_UMASK } from './db/private-files.js';
 import { migrateToLatest } from './db/migrate.js';
 import { backfillImageVariants } from './images/backfill-image-variants.js';
 import { createImageStorage } from './storage/storage.js';
 
 /** Starts the server: config, database, migrations, listen; closes gracefully on SIGTERM/SIGINT. */
 async function main() {
+  // Whatever umask the service manager hands us, what we (and PGlite) write is for our user only.
+  process.umask(PRIVATE_UMASK);
   let config;
   try {
     config = loadConfig();
@@ -22,6 +26,8 @@ async function main() {
   await migrateToLatest(database.db);
   const storage = createImageStorage(config);
   const app = await buildApp({ config, database, storage });
+  // Blogs saved before Markdown was rendered on write get their HTML now, before any request.
+  await renderUnrenderedBlogs({ db: database.db, storage, log: app.log });
   const backfill = new AbortController();
   let backfillDone: Promise<unknown> = Promise.resolve();
   app.addHook('onClose', async () => {
@@ -36,10 +42,17 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // A request still arriving after the grace period (a stalled upload) is cut off; it has
+    // written nothing yet, so cutting it rolls it back. Requests already received finish.
+    const grace = Math.min(10_000, config.http.requestTimeoutMs);
+    setTimeout(() => {
+      app.log.warn(`shutdown: closing connections still open after ${grace} ms`);
+      app.server.closeAllConnections();
+    }, grace).unref();
     const timer = setTimeout(() => {
-      app.log.error('shutdown took over 10 s; exiting');
+      app.log.error(`shutdown took over ${grace + 10_000} ms; exiting`);
       process.exit(1);
-    }, 10_000);
+    }, grace + 10_000);
     timer.unref();
     app.close().then(
       () => process.exit(0),

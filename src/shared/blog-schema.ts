@@ -48,7 +48,9 @@ export const blogImageSchema = z.object({
 export type BlogImage = z.infer<typeof blogImageSchema>;
 
 /**
- * A blog as the API returns it. `author` is the owner's e-mail, as the spec shows it.
+ * A blog as the API returns it. `author` is the owner's e-mail, as the spec shows it. `blog` is
+ * the Markdown source; `html` its sanitised rendering, `excerpt` its plain text cut near 200
+ * characters, `readingMinutes` at least 1.
  * `image` is null when there is no image, and also for an image stored before sizes were
  * kept until the start-up backfill reaches it; `imageUrl` is set whenever there is an image.
  */
@@ -56,6 +58,9 @@ export const blogSchema = z.object({
   id: z.string(),
   title: z.string(),
   blog: z.string(),
+  html: z.string(),
+  excerpt: z.string(),
+  readingMinutes: z.number().int().min(1),
   author: z.string(),
   userId: z.string(),
   imageUrl: z.string().nullable(),

@@ -7,4 +7,6 @@ export const BLOG_MAX_LENGTH = 20_000;
 export const CONTACT_MESSAGE_MAX_LENGTH = 5_000;
 export const EMAIL_MAX_LENGTH = 254;
 export const SEARCH_TERM_MAX_LENGTH = 1_000;
+/** Distinct words one search may hold: each is another index probe, and no title needs more. */
+export const SEARCH_MAX_WORDS = 16;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

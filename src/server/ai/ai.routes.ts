@@ -2,12 +2,12 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { AppError } from '../errors.js';
 import { toAiError } from './ai-provider.js';
 import { createAiService, type AiService, type BlogGeneration } from './ai.service.js';
+import { apiErrorSchema } from '../../shared/api-error.js';
 
-const errorBody = z.object({ error: z.string(), message: z.string() });
 
 const STREAM_DESCRIPTION = [
   'A stream of server-sent events:',
@@ -21,7 +21,7 @@ const shuttingDown = () =>
   new AppError(503, 'AI_UNAVAILABLE', 'The server is restarting, so the blog was not finished. Please try again in a moment.');
 
 export const aiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const service = createAiService({ db: deps.db, ai: deps.config.ai });
+  const service = createAiService({ db: deps.db, limiter: deps.limiter, ai: deps.config.ai });
   // A stream can run for a while: on shutdown it is ended at once with a reason. `preClose` runs
   // before the server stops listening; waiting there for the streams to end lets their
   // keep-alive connections count as idle, so the server closes them instead of waiting.
@@ -38,7 +38,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       schema: {
         tags: ['ai'],
         summary: 'Who writes the generated blogs: the configured model, or the offline generator',
-        response: { 200: z.object({ label: z.string() }), 401: errorBody },
+        response: { 200: z.object({ label: z.string() }), 401: apiErrorSchema },
       },
     },
     async (request) => {
@@ -59,12 +59,12 @@ export const aiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
           'later ones arrive as an `error` event.',
         response: {
           200: { description: STREAM_DESCRIPTION, content: { 'text/event-stream': { schema: z.string() } } },
-          401: errorBody,
-          409: errorBody,
-          429: errorBody,
-          502: errorBody,
-          503: errorBody,
-          504: errorBody,
+          401: apiErrorSchema,
+          409: apiErrorSchema,
+          429: apiErrorSchema,
+          502: apiErrorSchema,
+          503: apiErrorSchema,
+          504: apiErrorSchema,
         },
       },
     },

@@ -1,9 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { AppError, conflict } from '../errors.js';
-import { enforceRateLimit } from '../rate-limit/rate-limit.js';
+import type { RateLimiter } from '../rate-limit/rate-limit.js';
+import { dropLease, takeLease } from './ai-lease.repository.js';
 import { createBlogGenerator, type BlogGenerator } from './ai-provider.js';
 import { OFFLINE_MODEL_LABEL } from './offline-generator.js';
 import { sanitizeBlogHtml } from './sanitize-blog-html.js';
@@ -15,6 +16,7 @@ import { sanitizeBlogHtml } from './sanitize-blog-html.js';
 
 export interface AiServiceDeps {
   db: Kysely<Database>;
+  limiter: RateLimiter;
   ai: Config['ai'];
   /** Replaces the generator built from `ai` (tests). */
   generator?: BlogGenerator;
@@ -56,7 +58,7 @@ export function defaultMaxRunMs(ai: Config['ai']): number {
 const LEASE_MARGIN_MS = 5_000;
 
 export function createAiService({
-  db, ai, generator = createBlogGenerator(ai), maxRunMs = defaultMaxRunMs(ai),
+  db, limiter, ai, generator = createBlogGenerator(ai), maxRunMs = defaultMaxRunMs(ai),
 }: AiServiceDeps): AiService {
   const leaseMs = maxRunMs + LEASE_MARGIN_MS;
   return {
@@ -66,7 +68,7 @@ export function createAiService({
       if (!lease) throw conflict(ALREADY_RUNNING_MESSAGE, 'AI_ALREADY_RUNNING');
       const run = new GenerationRun(lease, signal, maxRunMs);
       try {
-        await enforceLimits(db, userId, ai);
+        await enforceLimits(limiter, userId, ai);
         const stream = await generator.generate(run.signal);
         return run.attach(stream.model, stream.chunks);
       } catch (err) {
@@ -78,17 +80,15 @@ export function createAiService({
   };
 }
 
-async function enforceLimits(db: Kysely<Database>, userId: string, ai: Config['ai']): Promise<void> {
+async function enforceLimits(limiter: RateLimiter, userId: string, ai: Config['ai']): Promise<void> {
   const perMinute = ai.requestsPerMinute;
-  await enforceRateLimit(
-    db,
+  await limiter.enforce(
     `ai:min:${userId}`,
     { max: perMinute, windowSeconds: 60 },
     `You can generate ${perMinute} ${perMinute === 1 ? 'blog' : 'blogs'} a minute. Please wait a minute and try again.`,
   );
   const perDay = ai.requestsPerDay;
-  await enforceRateLimit(
-    db,
+  await limiter.enforce(
     `ai:day:${userId}`,
     { max: perDay, windowSeconds: 24 * 60 * 60 },
     `You have reached today's limit of ${perDay} generated ${perDay === 1 ? 'blog' : 'blogs'}. Please try again tomorrow.`,
@@ -102,24 +102,14 @@ interface Lease {
   token: number;
 }
 
-/**
- * A row in `rate_limits` that every app process sees: taken only when absent or expired, in
- * one statement, so two requests can never both get it.
- */
 async function acquireLease(db: Kysely<Database>, userId: string, leaseMs: number): Promise<Lease | null> {
   const key = `ai:running:${userId}`;
   const token = randomInt(1, 2 ** 31 - 1);
-  const result = await sql<{ key: string }>`
-    insert into rate_limits (key, count, reset_at)
-    values (${key}, ${token}, now() + make_interval(secs => ${leaseMs / 1000}))
-    on conflict (key) do update set count = excluded.count, reset_at = excluded.reset_at
-      where rate_limits.reset_at <= now()
-    returning key`.execute(db);
-  return result.rows.length > 0 ? { db, key, token } : null;
+  return (await takeLease(db, key, token, leaseMs)) ? { db, key, token } : null;
 }
 
 async function releaseLease({ db, key, token }: Lease): Promise<void> {
-  await db.deleteFrom('rate_limits').where('key', '=', key).where('count', '=', token).execute();
+  await dropLease(db, key, token);
 }
 
 const aiTooLong = () =>

@@ -2,11 +2,11 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountSchema, authProvidersSchema, deleteAccountSchema } from '../../shared/account-schema.js';
-import type { AppDeps } from '../app.js';
-import { clientKey, enforceRateLimit } from '../rate-limit/rate-limit.js';
+import type { AppDeps } from '../app-deps.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
 import { deleteAccount, getAccount } from './account.service.js';
-import { assertSameOrigin } from './auth-guards.js';
 import { configuredSocialProviders } from './auth.js';
+import { apiErrorSchema } from '../../shared/api-error.js';
 
 export const DELETE_ACCOUNT_RATE_LIMITS = {
   perUser: { max: 5, windowSeconds: 15 * 60 },
@@ -14,11 +14,9 @@ export const DELETE_ACCOUNT_RATE_LIMITS = {
 };
 const TOO_MANY_DELETES = 'Too many attempts to delete this account. Please wait 15 minutes and try again.';
 
-const errorBody = z.object({ error: z.string(), message: z.string() });
 
 /** The account screens' own API, beside Better Auth's endpoints at /api/auth/*. */
 export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const ownOrigin = new URL(deps.config.publicUrl).origin;
   const providers = configuredSocialProviders(deps.config);
 
   app.get(
@@ -39,7 +37,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       schema: {
         tags: ['account'],
         summary: 'The signed-in account',
-        response: { 200: accountSchema, 401: errorBody },
+        response: { 200: accountSchema, 401: apiErrorSchema },
       },
     },
     async (request, reply) => {
@@ -57,14 +55,13 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         summary: 'Delete the signed-in account with all its blogs, votes, images and sessions',
         description: 'Needs the password, or (for accounts without one) a session started in the last 15 minutes.',
         body: deleteAccountSchema.optional(),
-        response: { 204: z.null(), 400: errorBody, 401: errorBody, 403: errorBody, 429: errorBody },
+        response: { 204: z.null(), 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 429: apiErrorSchema },
       },
     },
     async (request, reply) => {
-      assertSameOrigin(request, ownOrigin);
       const current = await deps.sessions.requireSession(request);
-      await enforceRateLimit(deps.db, `account-delete:client:${clientKey(request.ip)}`, DELETE_ACCOUNT_RATE_LIMITS.perClient, TOO_MANY_DELETES);
-      await enforceRateLimit(deps.db, `account-delete:user:${current.user.id}`, DELETE_ACCOUNT_RATE_LIMITS.perUser, TOO_MANY_DELETES);
+      await deps.limiter.enforce(`account-delete:client:${clientKey(request.ip)}`, DELETE_ACCOUNT_RATE_LIMITS.perClient, TOO_MANY_DELETES);
+      await deps.limiter.enforce(`account-delete:user:${current.user.id}`, DELETE_ACCOUNT_RATE_LIMITS.perUser, TOO_MANY_DELETES);
       await deleteAccount({ db: deps.db, storage: deps.storage, log: request.log }, current, request.body ?? {});
 
       // The session is gone with the user; this only expires the browser's cookies.

@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { Database } from '../db/schema.js';
-import { forbidden } from '../errors.js';
-import { enforceRateLimit, type RateLimitRule } from '../rate-limit/rate-limit.js';
+import { assertFromOwnSite } from '../http/same-origin.js';
+import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.js';
 
 const FIFTEEN_MINUTES = 15 * 60;
 
@@ -53,53 +51,50 @@ export const AUTH_ADDRESS_LIMITS: Record<string, AddressLimit> = {
 };
 
 const LIMIT_BY_PATH = new Map<string, AddressLimit & { name: string }>(
-  Object.entries(AUTH_ADDRESS_LIMITS).flatMap(([name, limit]) => limit.paths.map((path) => [`/api/auth${path}`, { name, ...limit }] as const)),
+  Object.entries(AUTH_ADDRESS_LIMITS).flatMap(([name, limit]) => limit.paths.map((path) => [path, { name, ...limit }] as const)),
 );
 
+/** GETs that start a session: only our own /auth page may send them (no login CSRF). */
+const SIGN_IN_GETS = new Set(['/magic-link/verify', '/verify-email']);
+
+/** Better Auth's request as it will see it: the path below /api/auth and the parsed body. */
+export interface AuthRequest {
+  method: string;
+  /** Below `/api/auth`, dot segments resolved exactly as the URL Better Auth receives. */
+  path: string;
+  body: Record<string, unknown> | undefined;
+}
+
 export interface AuthGuardDeps {
-  db: Kysely<Database>;
+  limiter: RateLimiter;
   config: Config;
 }
 
-/** Our own checks on auth requests, run before Better Auth sees them. */
-export function createAuthGuards({ db, config }: AuthGuardDeps) {
+/**
+ * Our own checks on auth requests, run on the very path and body Better Auth is handed
+ * (see `auth.routes.ts`), so no way of writing a request reaches Better Auth unchecked.
+ */
+export function createAuthGuards({ limiter, config }: AuthGuardDeps) {
   const ownOrigin = new URL(config.publicUrl).origin;
-  return async (request: FastifyRequest): Promise<void> => {
-    if (request.method !== 'POST') return;
-    const path = request.url.split('?')[0] ?? '';
+  return async (request: FastifyRequest, auth: AuthRequest): Promise<void> => {
+    if (auth.method === 'GET') {
+      // A link opened from another site must not sign the browser into the link's account.
+      if (SIGN_IN_GETS.has(auth.path)) assertFromOwnSite(request, ownOrigin);
+      return;
+    }
     // A provider that answers by form post (Apple) posts from its own origin; Better Auth checks its state.
-    if (path.startsWith('/api/auth/callback/')) return;
-    assertSameOrigin(request, ownOrigin);
-    const limit = LIMIT_BY_PATH.get(path);
+    if (auth.path.startsWith('/callback/')) return;
+    assertFromOwnSite(request, ownOrigin);
+    const limit = LIMIT_BY_PATH.get(auth.path.replace(/\/+$/, ''));
     if (!limit) return;
-    const email = emailOfBody(request.body);
+    const email = emailOf(auth.body);
     if (!email) return;
-    await enforceRateLimit(db, `auth-address:${limit.name}:${email}`, limit.rule, limit.message);
+    await limiter.enforce(`auth-address:${limit.name}:${email}`, limit.rule, limit.message);
   };
 }
 
-/**
- * Refuses a state-changing request that a browser sent from another site. Browsers send
- * `Origin` with every POST, PUT, PATCH and DELETE, same-origin ones included, so a request
- * without it (or with `null`) did not come from our pages.
- */
-export function assertSameOrigin(request: FastifyRequest, ownOrigin: string): void {
-  const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
-  if (origin !== ownOrigin) throw forbidden('This request must come from this site’s own pages (cross-site requests are refused).');
-}
-
-function refererOrigin(referer: string | undefined): string | undefined {
-  if (!referer || !URL.canParse(referer)) return undefined;
-  return new URL(referer).origin;
-}
-
 /** The address a Better Auth request is about, normalised as Better Auth stores it. */
-function emailOfBody(body: unknown): string | null {
-  if (typeof body !== 'string' || body.length === 0) return null;
-  try {
-    const parsed = JSON.parse(body) as { email?: unknown };
-    return typeof parsed.email === 'string' && parsed.email.trim() ? parsed.email.trim().toLowerCase() : null;
-  } catch {
-    return null;
-  }
+function emailOf(body: Record<string, unknown> | undefined): string | null {
+  const email = body?.email;
+  return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : null;
 }

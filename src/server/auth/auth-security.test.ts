@@ -298,8 +298,9 @@ describe('account security', () => {
     });
 
     it('a provider the spec lists but Better Auth cannot serve stops start-up with a clear message', () => {
-      const config = loadConfig({ DATA_DIR: t.dataDir, AUTH_SECRET: 'x'.repeat(32), KEYCLOAK_CLIENT_ID: 'id', KEYCLOAK_CLIENT_SECRET: 'secret' });
-      expect(() => configuredSocialProviders(config)).toThrow(/KEYCLOAK_CLIENT_ID is set, but sign-in with keycloak is not supported/);
+      expect(() => loadConfig({ DATA_DIR: t.dataDir, AUTH_SECRET: 'x'.repeat(32), KEYCLOAK_CLIENT_ID: 'id', KEYCLOAK_CLIENT_SECRET: 'secret' })).toThrow(
+        /KEYCLOAK_CLIENT_ID is set, but sign-in with keycloak is not supported/,
+      );
       const azure = loadConfig({ DATA_DIR: t.dataDir, AUTH_SECRET: 'x'.repeat(32), AZURE_CLIENT_ID: 'id', AZURE_CLIENT_SECRET: 'secret' });
       expect(configuredSocialProviders(azure)).toEqual([{ id: 'microsoft', name: 'azure' }]);
     });

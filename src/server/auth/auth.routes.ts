@@ -1,37 +1,89 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
+import { badRequest, notFound, unsupportedMediaType } from '../errors.js';
 import { CLIENT_IP_HEADER } from './auth.js';
+import { createAuthGuards, type AuthRequest } from './auth-guards.js';
 
+const BASE_PATH = '/api/auth';
 /** Headers a client could use to pretend to be another address; Fastify's `request.ip` decides. */
 const SPOOFABLE_HEADERS = new Set(['x-forwarded-for', 'x-real-ip', 'cf-connecting-ip', 'forwarded', CLIENT_IP_HEADER]);
+/** The JSON media types Better Auth accepts (`application/json`, `application/…+json`). */
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json$/i;
+const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-export function toFetchRequest(request: FastifyRequest, publicUrl: string): Request {
+interface ParsedAuthRequest extends AuthRequest {
+  url: URL;
+  /** The body handed to Better Auth: exactly what the guards read, re-encoded as JSON. */
+  forwardBody?: { contentType: string; data: string | Uint8Array<ArrayBuffer> };
+}
+
+/**
+ * Reads an auth request once, the way Better Auth would, and decides what Better Auth gets:
+ * the URL with its dot segments resolved (the same URL our guards judged) and the body
+ * re-encoded as plain JSON. So a form-encoded body, JSON behind a byte-order mark or a path
+ * like `/api/auth/x/../sign-in/email` meets the same limits as the plain request.
+ */
+export function parseAuthRequest(request: FastifyRequest, publicUrl: string): ParsedAuthRequest {
+  const url = new URL(request.url, publicUrl);
+  if (!url.pathname.startsWith(`${BASE_PATH}/`)) throw notFound();
+  const path = url.pathname.slice(BASE_PATH.length);
+  const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
+  if (request.method === 'GET' || !raw || raw.length === 0) return { method: request.method, url, path, body: undefined };
+
+  const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  // A provider's form post goes to Better Auth as it came; no limit of ours applies there.
+  if (path.startsWith('/callback/')) {
+    return { method: request.method, url, path, body: undefined, forwardBody: { contentType: request.headers['content-type'] ?? '', data: new Uint8Array(raw) } };
+  }
+  let body: unknown;
+  if (JSON_TYPE.test(contentType)) {
+    // TextDecoder drops a leading byte-order mark, as the Fetch API's `json()` does.
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(raw);
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw badRequest('The request body is not valid JSON.');
+    }
+  } else if (contentType === FORM_TYPE) {
+    body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  } else {
+    throw unsupportedMediaType('Send the request body as JSON (Content-Type: application/json).');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
+  return {
+    method: request.method,
+    url,
+    path,
+    body: body as Record<string, unknown>,
+    forwardBody: { contentType: 'application/json', data: JSON.stringify(body) },
+  };
+}
+
+export function toFetchRequest(request: FastifyRequest, parsed: ParsedAuthRequest): Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(request.headers)) {
-    if (value === undefined || SPOOFABLE_HEADERS.has(key)) continue;
+    if (value === undefined || SPOOFABLE_HEADERS.has(key) || key === 'content-type' || key === 'content-length') continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(key, item);
   }
   headers.set(CLIENT_IP_HEADER, request.ip);
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && typeof request.body === 'string';
-  return new Request(new URL(request.url, publicUrl), {
-    method: request.method,
-    headers,
-    body: hasBody ? (request.body as string) : undefined,
-  });
+  if (parsed.forwardBody) headers.set('content-type', parsed.forwardBody.contentType);
+  return new Request(parsed.url, { method: request.method, headers, body: parsed.forwardBody?.data });
 }
 
-/** Mounts Better Auth's own endpoints at /api/auth/*, passing bodies through untouched. */
+/** Mounts Better Auth's own endpoints at /api/auth/*, behind our guards. */
 export const authRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
+  const guards = createAuthGuards({ limiter: deps.limiter, config: deps.config });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
 
   app.route({
     method: ['GET', 'POST'],
-    url: '/api/auth/*',
+    url: `${BASE_PATH}/*`,
     schema: { hide: true },
     async handler(request, reply) {
-      await deps.authGuards?.(request);
-      const response = await deps.auth.handler(toFetchRequest(request, deps.config.publicUrl));
+      const parsed = parseAuthRequest(request, deps.config.publicUrl);
+      await guards(request, parsed);
+      const response = await deps.auth.handler(toFetchRequest(request, parsed));
       void reply.status(response.status);
       response.headers.forEach((value, key) => {
         void reply.header(key, value);

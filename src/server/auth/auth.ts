@@ -1,8 +1,9 @@
 import { betterAuth } from 'better-auth';
+import type { FastifyBaseLogger } from 'fastify';
 import { emailOTP, magicLink } from 'better-auth/plugins';
 import type { Kysely } from 'kysely';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/constants.js';
-import { ConfigError, type Config, type SocialProvider } from '../config.js';
+import type { Config, SocialProvider } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
@@ -32,12 +33,8 @@ export const AUTH_IP_RATE_LIMITS: Record<string, { window: number; max: number }
   '/verify-email': { window: 60, max: 10 },
 };
 
-/**
- * The spec's provider names that Better Auth ships a provider for, under its own id.
- * Keycloak needs an issuer URL and Bitbucket and WorkOS have no built-in provider, so they are
- * refused at start-up rather than shown as a button that cannot work.
- */
-const BETTER_AUTH_PROVIDER_IDS: Partial<Record<SocialProvider, string>> = {
+/** The spec's provider names under Better Auth's own ids (`config.ts` refuses the others). */
+const BETTER_AUTH_PROVIDER_IDS: Record<Exclude<SocialProvider, 'keycloak' | 'bitbucket' | 'workos'>, string> = {
   google: 'google',
   facebook: 'facebook',
   twitter: 'twitter',
@@ -63,23 +60,24 @@ export interface SocialProviderButton {
 
 /** The configured social providers, in the spec's order, as the sign-in form offers them. */
 export function configuredSocialProviders(config: Config): SocialProviderButton[] {
-  return Object.keys(config.socialProviders).map((name) => {
-    const id = BETTER_AUTH_PROVIDER_IDS[name as SocialProvider];
-    if (!id) {
-      const prefix = name.toUpperCase();
-      throw new ConfigError(`Invalid configuration: ${prefix}_CLIENT_ID is set, but sign-in with ${name} is not supported; unset ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`);
-    }
-    return { id, name: name as SocialProvider };
-  });
+  return Object.keys(config.socialProviders).map((name) => ({
+    id: BETTER_AUTH_PROVIDER_IDS[name as keyof typeof BETTER_AUTH_PROVIDER_IDS],
+    name: name as SocialProvider,
+  }));
 }
+
+/** `RATE_LIMIT_SCALE` applies to Better Auth's limits as to ours. */
+const scaleMax = (max: number, scale: number) => Math.max(1, Math.round(max * scale));
 
 export interface AuthDeps {
   config: Config;
   db: Kysely<Database>;
   mailer: Mailer;
+  /** Better Auth's messages go to the app's log, as one line of JSON like everything else. */
+  log: FastifyBaseLogger;
 }
 
-export function createAuth({ config, db, mailer }: AuthDeps) {
+export function createAuth({ config, db, mailer, log }: AuthDeps) {
   const secure = config.publicUrl.startsWith('https://');
   const socialProviders = Object.fromEntries(
     configuredSocialProviders(config).map(({ id, name }) => [id, config.socialProviders[name]!]),
@@ -97,7 +95,10 @@ export function createAuth({ config, db, mailer }: AuthDeps) {
     database: { db, type: 'postgres' },
     trustedOrigins: [config.publicUrl],
     telemetry: { enabled: false },
-    logger: { disabled: config.logLevel === 'silent', level: 'error' },
+    logger: {
+      level: 'warn',
+      log: (level, message, ...args) => log[level]({ source: 'better-auth', details: args.length > 0 ? args : undefined }, message),
+    },
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: config.requireEmailVerification,
@@ -164,8 +165,10 @@ export function createAuth({ config, db, mailer }: AuthDeps) {
       enabled: true,
       storage: 'database',
       window: 60,
-      max: 100,
-      customRules: AUTH_IP_RATE_LIMITS,
+      max: scaleMax(100, config.rateLimitScale),
+      customRules: Object.fromEntries(
+        Object.entries(AUTH_IP_RATE_LIMITS).map(([path, rule]) => [path, { ...rule, max: scaleMax(rule.max, config.rateLimitScale) }]),
+      ),
     },
     advanced: {
       useSecureCookies: secure,

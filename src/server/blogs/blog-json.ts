@@ -2,13 +2,20 @@ import type { Blog, BlogImage } from '../../shared/blog-schema.js';
 import { ogImageKey, variantImageKey } from '../storage/image-key.js';
 import type { ImageStorage } from '../storage/storage.js';
 import type { BlogRow } from './blog-rows.repository.js';
+import { renderBlogBody } from './blog-rendering.service.js';
 
 /** Maps a row to the API's blog; rows never leave the server as they are. */
 export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
+  // Rendered on write; a row the start-up backfill has not reached yet is rendered here instead.
+  const rendered =
+    row.html !== null && row.excerpt !== null && row.reading_minutes !== null
+      ? { html: row.html, excerpt: row.excerpt, readingMinutes: row.reading_minutes }
+      : renderBlogBody(row.body, storage);
   return {
     id: row.id,
     title: row.title,
     blog: row.body,
+    ...rendered,
     author: row.author,
     userId: row.user_id,
     imageUrl: row.image_key ? storage.publicUrl(row.image_key) : null,

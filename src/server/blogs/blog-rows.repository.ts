@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, VoteDirection } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 
 /**
  * The one query shape every blog listing starts from (home, one blog, search): the blog, its
@@ -16,6 +16,9 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
       'blogs.id',
       'blogs.title',
       'blogs.body',
+      'blogs.html',
+      'blogs.excerpt',
+      'blogs.reading_minutes',
       'blogs.user_id',
       'blogs.image_key',
       'blogs.image_width',
@@ -31,20 +34,5 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
     ]);
 }
 
-export interface BlogRow {
-  id: string;
-  title: string;
-  body: string;
-  user_id: string;
-  image_key: string | null;
-  image_width: number | null;
-  image_height: number | null;
-  image_variant_widths: number[] | null;
-  created_at: Date;
-  updated_at: Date;
-  upvotes: number;
-  downvotes: number;
-  rating: number;
-  author: string;
-  my_vote: VoteDirection | null;
-}
+/** A row of `selectBlogRows`, derived from the query so the two cannot drift apart. */
+export type BlogRow = Awaited<ReturnType<ReturnType<typeof selectBlogRows>['executeTakeFirstOrThrow']>>;

@@ -3,17 +3,23 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
-import type { AppDeps } from '../app.js';
-import { enforceRateLimit } from '../rate-limit/rate-limit.js';
+import type { AppDeps } from '../app-deps.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import { assertOwnBlog, createBlog, deleteBlog, getBlog, listBlogs, updateBlog, type BlogsDeps } from './blogs.service.js';
+import { apiErrorSchema } from '../../shared/api-error.js';
 
 /** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
 export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
+/** Edits carry images too: the same stop, per user and per client address. */
+export const BLOG_UPDATE_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
+/** Reading the list and single blogs, per client address: ten a second for a minute is no reader by hand. */
+export const PUBLIC_READ_RATE_LIMIT = { max: 600, windowSeconds: 60 };
+const TOO_MANY_READS = 'You are loading pages very fast. Please wait a moment and try again.';
+const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please wait a few minutes and try again.';
 
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
 const idParams = z.object({ id: z.string() });
-const errorBody = z.object({ error: z.string(), message: z.string() });
 const multipartBody = {
   description: 'multipart/form-data: `title`, `blog` (text) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF).',
 };
@@ -35,6 +41,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
+      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return listBlogs(serviceDeps(request), viewer?.id ?? null, request.query.page);
@@ -48,10 +55,11 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         tags: ['blogs'],
         summary: 'One blog',
         params: idParams,
-        response: { 200: blogSchema, 404: errorBody },
+        response: { 200: blogSchema, 404: apiErrorSchema },
       },
     },
     async (request, reply) => {
+      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return getBlog(serviceDeps(request), viewer?.id ?? null, request.params.id);
@@ -66,13 +74,12 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         summary: 'Create a blog (signed in)',
         consumes: ['multipart/form-data'],
         description: multipartBody.description,
-        response: { 201: blogSchema, 400: errorBody, 401: errorBody, 413: errorBody, 415: errorBody },
+        response: { 201: blogSchema, 400: apiErrorSchema, 401: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema },
       },
     },
     async (request, reply) => {
       const user = await deps.sessions.requireUser(request);
-      await enforceRateLimit(
-        deps.db,
+      await deps.limiter.enforce(
         `blog-create:${user.id}`,
         BLOG_CREATE_RATE_LIMIT,
         'You have created many blogs in a short time. Please wait a few minutes before creating another.',
@@ -92,11 +99,13 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         consumes: ['multipart/form-data'],
         description: multipartBody.description,
         params: idParams,
-        response: { 200: blogSchema, 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody, 415: errorBody },
+        response: { 200: blogSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema },
       },
     },
     async (request) => {
       const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`blog-update:client:${clientKey(request.ip)}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
+      await deps.limiter.enforce(`blog-update:user:${user.id}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
       const id = await assertOwnBlog(serviceDeps(request), user.id, request.params.id);
       const form = await readBlogForm(request);
       return updateBlog(serviceDeps(request), user.id, id, form);
@@ -110,7 +119,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         tags: ['blogs'],
         summary: 'Delete a blog and its image (owner only)',
         params: idParams,
-        response: { 204: z.null(), 401: errorBody, 403: errorBody, 404: errorBody },
+        response: { 204: z.null(), 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema },
       },
     },
     async (request, reply) => {

@@ -9,9 +9,11 @@ import { removeStoredImage, storeUploadedImage, type StoredImage } from '../imag
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
 import { toBlogJson } from './blog-json.js';
+import { renderBlogBody } from './blog-rendering.service.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
   deleteOwnBlog,
+  findBlogOwner,
   findBlogRow,
   insertBlog,
   lockBlogOwnership,
@@ -61,7 +63,7 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
   const image = form.image ? await storeImage(deps, form.image, userId) : null;
   let id: string;
   try {
-    id = await insertBlog(deps.db, { userId, title: input.title, body: input.blog, image });
+    id = await insertBlog(deps.db, { userId, title: input.title, body: input.blog, rendered: renderBlogBody(input.blog, deps.storage), image });
   } catch (error) {
     if (image) await removeImage(deps, image.key);
     throw error;
@@ -72,9 +74,9 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
 /** Checked before the upload is processed, so strangers cannot make the server decode images. */
 export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<string> {
   const id = parseBlogId(rawId);
-  const row = await deps.db.selectFrom('blogs').select('user_id').where('id', '=', id).executeTakeFirst();
-  if (!row) throw noSuchBlog();
-  if (row.user_id !== userId) throw notYours();
+  const owner = await findBlogOwner(deps.db, id);
+  if (!owner) throw noSuchBlog();
+  if (owner !== userId) throw notYours();
   return id;
 }
 
@@ -85,6 +87,7 @@ export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: stri
 export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string, form: BlogForm): Promise<Blog> {
   const id = parseBlogId(rawId);
   const input = validateText(form);
+  const rendered = renderBlogBody(input.blog, deps.storage);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
   let oldKey: string | null;
   try {
@@ -92,7 +95,7 @@ export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string,
       const current = await lockBlogOwnership(trx, id);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
-      const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, image: newImage });
+      const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, rendered, image: newImage });
       if (!updated) throw noSuchBlog();
       return current.image_key;
     });

@@ -68,7 +68,7 @@ describe('blogs API', () => {
       method,
       url,
       payload: body.payload,
-      headers: { ...body.headers, ...(user ? { cookie: user.cookie } : {}) },
+      headers: { origin: TEST_PUBLIC_URL, ...body.headers, ...(user ? { cookie: user.cookie } : {}) },
     });
   }
 
@@ -172,7 +172,7 @@ describe('blogs API', () => {
       const json = await t.app.inject({
         method: 'POST',
         url: '/api/blogs',
-        headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+        headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie, 'content-type': 'application/json' },
         payload: { title: 'a', blog: 'b' },
       });
       expect(json.statusCode).toBe(415);
@@ -189,7 +189,7 @@ describe('blogs API', () => {
       const twoFiles = await t.app.inject({
         method: 'POST',
         url: '/api/blogs',
-        headers: { cookie: owner.cookie, 'content-type': encoded.headers.get('content-type')! },
+        headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie, 'content-type': encoded.headers.get('content-type')! },
         payload: Buffer.from(await encoded.arrayBuffer()),
       });
       expect(twoFiles.statusCode).toBe(400);
@@ -200,7 +200,7 @@ describe('blogs API', () => {
     it('answers 404 for an unknown id and for a malformed one, never 500', async () => {
       for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '1', "1' or '1'='1", '%00', 'x'.repeat(99)]) {
         for (const method of ['GET', 'DELETE'] as const) {
-          const response = await t.app.inject({ method, url: `/api/blogs/${id}`, headers: { cookie: owner.cookie } });
+          const response = await t.app.inject({ method, url: `/api/blogs/${id}`, headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie } });
           expect(response.statusCode, `${method} ${id}`).toBe(404);
           expect(response.json()).toEqual({ error: 'NOT_FOUND', message: messages.blogDoesNotExist });
         }
@@ -311,12 +311,12 @@ describe('blogs API', () => {
       });
       expect(patchByStranger.statusCode).toBe(403);
       expect(patchByStranger.json()).toMatchObject({ error: 'FORBIDDEN' });
-      const deleteByStranger = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { cookie: stranger.cookie } });
+      const deleteByStranger = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { origin: TEST_PUBLIC_URL, cookie: stranger.cookie } });
       expect(deleteByStranger.statusCode).toBe(403);
 
       const patchAnonymous = await send('PATCH', `/api/blogs/${blog.id}`, null, { title: 'Hacked', blog: 'x' });
       expect(patchAnonymous.statusCode).toBe(401);
-      const deleteAnonymous = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}` });
+      const deleteAnonymous = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { origin: TEST_PUBLIC_URL } });
       expect(deleteAnonymous.statusCode).toBe(401);
 
       const deleteCrossSite = await t.app.inject({
@@ -340,11 +340,11 @@ describe('blogs API', () => {
 
     it('deletes the blog for its owner with 204, then it is gone', async () => {
       const blog = await createBlog(owner);
-      const response = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { cookie: owner.cookie } });
+      const response = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie } });
       expect(response.statusCode).toBe(204);
       expect(response.body).toBe('');
       expect((await t.app.inject({ method: 'GET', url: `/api/blogs/${blog.id}` })).statusCode).toBe(404);
-      const again = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { cookie: owner.cookie } });
+      const again = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie } });
       expect(again.statusCode).toBe(404);
     });
 
@@ -445,7 +445,7 @@ describe('blogs API', () => {
       const blog = await createBlog(owner, { title: 'Delete me', blog: 'x' }, { data: await solidPng(30, 30), filename: 'gone.png' });
       const file = path.join(uploadsDir, blog.imageUrl!.slice('/uploads/'.length));
       expect(existsSync(file)).toBe(true);
-      const response = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { cookie: owner.cookie } });
+      const response = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie } });
       expect(response.statusCode).toBe(204);
       expect(existsSync(file)).toBe(false);
     });
@@ -488,6 +488,7 @@ describe('blogs API', () => {
             await real.delete(key);
           },
           publicUrl: (key) => real.publicUrl(key),
+          publicBaseUrl: real.publicBaseUrl,
         };
         const app = await buildApp({ config: t.config, database: t.database, storage: recording, logger: false });
         try {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contactSchema } from '../../shared/contact-schema.js';
-import type { AppDeps } from '../app.js';
-import { clientKey, enforceRateLimit } from '../rate-limit/rate-limit.js';
+import type { AppDeps } from '../app-deps.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
 import { receiveContactMessage } from './contact.service.js';
 
 export const CONTACT_RATE_LIMIT = { max: 5, windowSeconds: 10 * 60 };
@@ -19,8 +19,7 @@ export const contactRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(
-        deps.db,
+      await deps.limiter.enforce(
         `contact:${clientKey(request.ip)}`,
         CONTACT_RATE_LIMIT,
         'You have sent several messages already. Please wait a few minutes before sending another.',

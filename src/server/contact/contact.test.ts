@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGE_MAX_LENGTH } from '../../shared/constants.js';
 import { buildApp, type App } from '../app.js';
 import type { Mailer } from '../mail/mailer.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp } from '../testing/test-users.js';
 import { CONTACT_RATE_LIMIT } from './contact.routes.js';
 
 const post = (t: TestApp, payload: unknown, ip = randomIp()) =>
-  t.app.inject({ method: 'POST', url: '/api/contact', payload: payload as object, remoteAddress: ip });
+  t.app.inject({ method: 'POST', url: '/api/contact', headers: { origin: TEST_PUBLIC_URL }, payload: payload as object, remoteAddress: ip });
 
 describe('POST /api/contact', () => {
   let t: TestApp;
@@ -84,7 +84,7 @@ describe('POST /api/contact when mail fails', () => {
   });
 
   it('keeps the message even when forwarding fails', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/contact', payload: { email: 'kept@example.com', message: 'do not lose me' } });
+    const response = await app.inject({ method: 'POST', url: '/api/contact', headers: { origin: TEST_PUBLIC_URL }, payload: { email: 'kept@example.com', message: 'do not lose me' } });
     expect(response.statusCode).toBe(201);
     const rows = await sql<{ forwarded_at: Date | null }>`select forwarded_at from contact_messages where email = 'kept@example.com'`.execute(t.database.db);
     expect(rows.rows).toEqual([{ forwarded_at: null }]);

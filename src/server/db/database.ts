@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { makePrivateDir } from './private-files.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -28,7 +28,8 @@ export interface DatabaseOptions {
 /** `DATABASE_URL` set: a Postgres server through `pg`. Unset: embedded PGlite under `DATA_DIR/pglite`. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A server that accepts but does not answer (overloaded, half-restarted) fails a request in 5 s, not never.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
     // An idle connection that the server drops (a restart, a failover, an administrator) must not
     // crash the process: the pool discards it and opens a new one on the next query.
     pool.on('error', (err) => console.error(`database: idle connection lost (${err.message})`));
@@ -38,8 +39,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
   let dataDir: string | undefined;
   if (!options.inMemory) {
+    // DATA_DIR itself is tightened too: a folder only its owner can enter hides all it holds.
+    makePrivateDir(options.dataDir);
     dataDir = path.join(options.dataDir, 'pglite');
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDir(dataDir);
   }
   const pglite = await PGlite.create({ dataDir, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });

@@ -4,6 +4,7 @@ import * as contactAndRateLimits from './migrations/2026-11-22-02-contact-and-ra
 import * as blogs from './migrations/2026-11-22-03-blogs.js';
 import * as votes from './migrations/2026-11-22-04-votes.js';
 import * as feedIndexes from './migrations/2026-11-23-02-feed-indexes.js';
+import * as blogHtml from './migrations/2026-11-23-03-blog-html.js';
 import * as imageVariants from './migrations/2026-11-23-04-image-variants.js';
 
 /**
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-03-blogs': blogs,
   '2026-11-22-04-votes': votes,
   '2026-11-23-02-feed-indexes': feedIndexes,
+  '2026-11-23-03-blog-html': blogHtml,
   '2026-11-23-04-image-variants': imageVariants,
 };
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { rssQuerySchema, sitemapBlogsQuerySchema } from '../../shared/feed-schema.js';
 import { paths } from '../../shared/paths.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
 import { robotsTxt, rssFeed, sitemap, sitemapBlogsPart, sitemapPages } from './feeds.service.js';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.js';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
@@ -39,10 +40,10 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
   return {
     async send(message) {
       const info = await transport.sendMail({ from, ...message });
-      await mkdir(outbox, { recursive: true });
+      await mkdir(outbox, { recursive: true, mode: PRIVATE_DIR_MODE });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       const temporary = path.join(outbox, `.${name}.tmp`);
-      await writeFile(temporary, info.message as Buffer, { mode: 0o600 });
+      await writeFile(temporary, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       await rename(temporary, path.join(outbox, name));
       logger.info({ to: message.to, subject: message.subject, file: name, links: extractLinks(message.text) }, 'mail written to outbox');
     },

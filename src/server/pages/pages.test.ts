@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Element } from 'domhandler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,5 +234,30 @@ describe('server-rendered pages', () => {
     const csp = (await get('/')).headers['content-security-policy'] as string;
     const scriptSrc = csp.split(';').find((directive) => directive.trim().startsWith('script-src'));
     expect(scriptSrc?.trim()).toBe("script-src 'self'");
+  });
+});
+
+describe('server-rendered pages in the response cache', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ RESPONSE_CACHE_MB: '8' }, { pages: 'vite' });
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it('answers a repeated anonymous page from memory, compressed as asked, and revalidates with 304', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/about', headers: { 'accept-encoding': 'br' } });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers['x-cache']).toBe('miss');
+    const html = brotliDecompressSync(first.rawPayload).toString();
+    expect(html).toContain('About us');
+    const again = await t.app.inject({ method: 'GET', url: '/about', headers: { 'accept-encoding': 'gzip' } });
+    expect(again.headers['x-cache']).toBe('hit');
+    expect(again.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(again.rawPayload).toString()).toBe(html);
+    const plain = await t.app.inject({ method: 'GET', url: '/about' });
+    expect(plain.body).toBe(html);
+    const revalidated = await t.app.inject({ method: 'GET', url: '/about', headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(revalidated.statusCode).toBe(304);
   });
 });

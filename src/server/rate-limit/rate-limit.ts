@@ -1,46 +1,75 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { tooManyRequests } from '../errors.js';
+import { countRequest, deleteExpiredCounters } from './rate-limit.repository.js';
 
 export interface RateLimitRule {
+  /** Requests allowed per window, before `RATE_LIMIT_SCALE` multiplies it. */
   max: number;
   windowSeconds: number;
 }
 
-/**
- * A fixed-window counter kept in the database, so every app process shares it.
- * One statement per call: the upsert both counts and resets an expired window.
- */
-export async function consumeRateLimit(
-  db: Kysely<Database>,
-  key: string,
-  rule: RateLimitRule,
-): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
-  const result = await sql<{ count: number; reset_at: Date }>`
-    insert into rate_limits (key, count, reset_at)
-    values (${key}, 1, now() + make_interval(secs => ${rule.windowSeconds}))
-    on conflict (key) do update set
-      count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
-      reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
-    returning count, reset_at`.execute(db);
-  const row = result.rows[0]!;
-  const retryAfterSeconds = Math.max(1, Math.ceil((new Date(row.reset_at).getTime() - Date.now()) / 1000));
-  return { allowed: row.count <= rule.max, retryAfterSeconds };
+export interface RateLimiter {
+  /** Counts one request for `key`; throws 429 with `Retry-After` once the key is over its limit. */
+  enforce(key: string, rule: RateLimitRule, message?: string): Promise<void>;
+  /** The rule's limit after `RATE_LIMIT_SCALE`. */
+  maxOf(rule: RateLimitRule): number;
 }
 
-/** Throws 429 with a clear message when the key is over its limit. */
-export async function enforceRateLimit(
-  db: Kysely<Database>,
-  key: string,
-  rule: RateLimitRule,
-  message?: string,
-): Promise<void> {
-  const { allowed, retryAfterSeconds } = await consumeRateLimit(db, key, rule);
-  if (!allowed) {
-    const error = tooManyRequests(message ?? `Too many requests. Please try again in ${retryAfterSeconds} seconds.`);
-    Object.assign(error, { retryAfterSeconds });
-    throw error;
-  }
+/** An address that keeps flooding after being refused must not grow the gate without bound. */
+const MAX_GATED_KEYS = 100_000;
+const SWEEP_EVERY_MS = 10 * 60_000;
+
+/**
+ * Fixed-window counters kept in the database, so every app process shares them, behind a
+ * small in-memory gate: a key already over its limit is refused by this process without a
+ * database write until its window ends, so a flood of refused requests stays cheap.
+ */
+export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: number }): RateLimiter {
+  const blockedUntil = new Map<string, number>();
+  let lastSweep = Date.now();
+  const maxOf = (rule: RateLimitRule) => Math.max(1, Math.round(rule.max * scale));
+
+  const refuse = (untilMs: number, message: string | undefined): never => {
+    const retryAfterSeconds = Math.max(1, Math.ceil((untilMs - Date.now()) / 1000));
+    throw tooManyRequests(message ?? `Too many requests. Please try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds);
+  };
+
+  const gate = (key: string, untilMs: number) => {
+    if (blockedUntil.size >= MAX_GATED_KEYS) {
+      const now = Date.now();
+      for (const [gated, until] of blockedUntil) if (until <= now) blockedUntil.delete(gated);
+      // Still full of live entries: forget the oldest; the database still counts them.
+      for (const gated of blockedUntil.keys()) {
+        if (blockedUntil.size < MAX_GATED_KEYS) break;
+        blockedUntil.delete(gated);
+      }
+    }
+    blockedUntil.set(key, untilMs);
+  };
+
+  const sweep = () => {
+    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = Date.now();
+    deleteExpiredCounters(db).catch(() => undefined);
+  };
+
+  return {
+    maxOf,
+    async enforce(key, rule, message) {
+      const gatedUntil = blockedUntil.get(key);
+      if (gatedUntil !== undefined) {
+        if (gatedUntil > Date.now()) refuse(gatedUntil, message);
+        blockedUntil.delete(key);
+      }
+      sweep();
+      const { count, resetAt } = await countRequest(db, key, rule.windowSeconds);
+      if (count > maxOf(rule)) {
+        gate(key, resetAt.getTime());
+        refuse(resetAt.getTime(), message);
+      }
+    },
+  };
 }
 
 /** IPv6 clients are grouped by their /64, since one host usually owns the whole prefix. */

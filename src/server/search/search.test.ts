@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPageSchema, type SearchPage } from '../../shared/blog-schema.js';
-import { SEARCH_TERM_MAX_LENGTH } from '../../shared/constants.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { SEARCH_MAX_WORDS, SEARCH_TERM_MAX_LENGTH } from '../../shared/constants.js';
+import { SEARCH_RATE_LIMIT } from './search.routes.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { preferTitleIndex, searchBlogRows } from './search.repository.js';
 import { searchWords } from './search-words.js';
 
@@ -30,6 +31,7 @@ describe('search', () => {
       method: 'GET',
       url: `/api/search?${query}`,
       headers: options.user ? { cookie: options.user.cookie } : {},
+      remoteAddress: randomIp(),
     });
     return response;
   };
@@ -117,7 +119,7 @@ describe('search', () => {
       'é'.repeat(SEARCH_TERM_MAX_LENGTH),
       '東'.repeat(SEARCH_TERM_MAX_LENGTH),
       'apple '.repeat(SEARCH_TERM_MAX_LENGTH / 6),
-      Array.from({ length: 500 }, (_, i) => `w${i}`).join(' ').slice(0, SEARCH_TERM_MAX_LENGTH),
+      Array.from({ length: SEARCH_MAX_WORDS }, (_, i) => `w${i}`).join(' '),
       '🍎'.repeat(SEARCH_TERM_MAX_LENGTH / 2),
       ' '.repeat(SEARCH_TERM_MAX_LENGTH),
     ];
@@ -135,10 +137,42 @@ describe('search', () => {
     expect(count.n).toBeGreaterThanOrEqual(8);
   });
 
-  it('refuses a term over 1,000 characters with a clear 400, and a bad page with a 400', async () => {
+  it('bounds the cost of one search: over 1,000 characters or 16 words is a clear 400', async () => {
     const long = await search('a'.repeat(SEARCH_TERM_MAX_LENGTH + 1));
     expect(long.statusCode).toBe(400);
     expect(long.json()).toEqual({ error: 'BAD_REQUEST', message: 'The search term is too long: at most 1000 characters.' });
+    // The attack as reported: a 64-word search.
+    const manyWords = await search(Array.from({ length: 64 }, (_, i) => `${String.fromCharCode(97 + Math.floor(i / 10))}${i % 10}`).join(' '));
+    expect(manyWords.statusCode).toBe(400);
+    expect(manyWords.json()).toEqual({ error: 'BAD_REQUEST', message: 'The search term has too many words: at most 16.' });
+    expect((await search(Array.from({ length: SEARCH_MAX_WORDS + 1 }, (_, i) => `w${i}`).join(' '))).statusCode).toBe(400);
+    // Repeats count once.
+    expect((await search('apple '.repeat(30))).statusCode).toBe(200);
+  });
+
+  it('answers 429 with Retry-After to an address that floods, while other readers are served', async () => {
+    const flooder = randomIp();
+    const max = SEARCH_RATE_LIMIT.max;
+    const burst = await Promise.all(
+      Array.from({ length: max + 20 }, () => t.app.inject({ method: 'GET', url: '/api/search?searchTerm=apple', remoteAddress: flooder })),
+    );
+    const statuses = burst.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(max);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    const refused = burst.find((response) => response.statusCode === 429)!;
+    expect(refused.json()).toEqual({ error: 'TOO_MANY_REQUESTS', message: 'You are searching very fast. Please wait a moment and try again.' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Once over the limit the address is refused without another database write.
+    const counter = () => t.database.db.selectFrom('rate_limits').select('count').where('key', '=', `search:${flooder}`).executeTakeFirstOrThrow();
+    const before = (await counter()).count;
+    expect((await t.app.inject({ method: 'GET', url: '/api/search?searchTerm=apple', remoteAddress: flooder })).statusCode).toBe(429);
+    expect((await counter()).count).toBe(before);
+    // Another reader is served.
+    const other = await t.app.inject({ method: 'GET', url: '/api/search?searchTerm=apple', remoteAddress: randomIp() });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('answers a bad page with a 400', async () => {
     for (const page of ['0', '-1', 'abc', '1.5']) {
       const response = await t.app.inject({ method: 'GET', url: `/api/search?searchTerm=apple&page=${page}` });
       expect(response.statusCode, page).toBe(400);
@@ -186,7 +220,7 @@ describe('search', () => {
     const put = await t.app.inject({
       method: 'PUT',
       url: `/api/blogs/${voted}/vote`,
-      headers: { cookie: reader.cookie },
+      headers: { origin: TEST_PUBLIC_URL, cookie: reader.cookie },
       payload: { direction: 'down' },
     });
     expect(put.statusCode).toBe(200);

@@ -58,6 +58,8 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
       assertValidImageKey(key);
       return `${baseUrl}/${key}`;
     },
+
+    publicBaseUrl: `${baseUrl}/`,
   };
 }
 

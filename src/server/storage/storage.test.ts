@@ -107,6 +107,7 @@ describe('local image storage', () => {
 
     expect(await readFile(path.join(root, key))).toEqual(data);
     expect(storage.publicUrl(key)).toBe(`/uploads/${key}`);
+    expect(storage.publicUrl(key).startsWith(storage.publicBaseUrl)).toBe(true);
     // The temporary file was renamed, not left behind.
     expect(await readdir(path.join(root, 'blogs'))).toEqual([key.slice('blogs/'.length)]);
   });
@@ -225,6 +226,7 @@ describe('S3 image storage', () => {
     const storage = createImageStorage(config);
     const key = newImageKey('photo.jpg', 'u1');
     expect(storage.publicUrl(key)).toBe(`${endpoint}/${bucket}/${key}`);
+    expect(storage.publicBaseUrl).toBe(`${endpoint}/${bucket}/`);
     expect(existsSync(path.join(config.dataDir, 'uploads'))).toBe(false);
   });
 
@@ -289,7 +291,9 @@ describe('S3 image storage', () => {
     const key = newImageKey('photo.jpg', 'u1');
     const viaCdn = createS3ImageStorage({ bucket, region: 'us-east-1', endpoint, publicUrl: 'https://cdn.example.com/img/' });
     expect(viaCdn.publicUrl(key)).toBe(`https://cdn.example.com/img/${key}`);
+    expect(viaCdn.publicBaseUrl).toBe('https://cdn.example.com/img/');
     const onAws = createS3ImageStorage({ bucket, region: 'eu-west-3' });
     expect(onAws.publicUrl(key)).toBe(`https://${bucket}.s3.eu-west-3.amazonaws.com/${key}`);
+    expect(onAws.publicBaseUrl).toBe(`https://${bucket}.s3.eu-west-3.amazonaws.com/`);
   });
 });

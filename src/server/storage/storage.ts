@@ -13,6 +13,8 @@ export interface ImageStorage {
   delete(key: string): Promise<void>;
   /** The URL the browser loads the object from. */
   publicUrl(key: string): string;
+  /** What every `publicUrl` starts with, ending in `/`: blogs show images from here only. */
+  readonly publicBaseUrl: string;
 }
 
 export function createImageStorage(config: Config): ImageStorage {

@@ -10,14 +10,22 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-export function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+/** Starts `main.ts` in its own process; `umask` sets the one it inherits, as a service manager would. */
+export function startServer(env: Record<string, string>, options: { umask?: number } = {}) {
+  const command = options.umask === undefined ? process.execPath : '/bin/sh';
+  const args =
+    options.umask === undefined
+      ? ['--import', 'tsx', MAIN]
+      : ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$0" --import tsx "$1"`, process.execPath, MAIN];
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // The log goes to stdout: left unread, a full pipe would block the server mid-request.
+  child.stdout!.resume();
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, stderr: () => stderr };
 }
@@ -55,7 +63,7 @@ export function slowContactPost(port: number) {
   socket.on('data', (chunk) => (response += chunk.toString()));
   const done = new Promise<string>((resolve) => socket.on('close', () => resolve(response)));
   socket.write(
-    `POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    `POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://localhost:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
   );
   return { finish: () => socket.write(body.slice(10)), done };
 }

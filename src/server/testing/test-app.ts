@@ -36,6 +36,9 @@ export async function createTestApp(env: Record<string, string> = {}, options: P
     AUTH_SECRET: randomBytes(32).toString('hex'),
     AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
     LOG_LEVEL: 'silent',
+    // Many tests write rows straight into the database, which no cache can hear about; the cache's
+    // own tests (and the end-to-end suite, through the real server) turn it on.
+    RESPONSE_CACHE_MB: '0',
     ...env,
   });
   const app = await buildApp({ config, database, logger: false, ...options });

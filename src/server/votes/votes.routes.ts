@@ -2,11 +2,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { blogIdSchema, voteInputSchema, voteResultSchema } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
 import { castVote } from './votes.service.js';
+import { apiErrorSchema } from '../../shared/api-error.js';
 
-const errorSchema = z.object({ error: z.string(), message: z.string() });
+/** Per client address: more than anyone clicks by hand, a stop for a script. */
+export const VOTE_RATE_LIMIT = { max: 120, windowSeconds: 60 };
+
 
 export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.put(
@@ -17,7 +21,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         summary: "Vote a blog up or down; voting the other way moves the user's vote",
         params: z.object({ id: z.string() }),
         body: voteInputSchema,
-        response: { 200: voteResultSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema },
+        response: { 200: voteResultSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema },
       },
       // Signed-out callers get 401 before anything about the request itself is judged.
       preValidation: async (request) => {
@@ -26,6 +30,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, 'You are voting very fast. Please wait a moment and try again.');
       // A malformed id names no blog: the same 404 as an unknown one.
       const blogId = blogIdSchema.safeParse(request.params.id);
       if (!blogId.success) throw notFound(messages.blogDoesNotExist);

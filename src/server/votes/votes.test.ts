@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchPage, VoteResult } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { createSignedInUsers } from './test-support/signed-in-users.js';
 
 describe('votes', () => {
@@ -31,7 +31,8 @@ describe('votes', () => {
     t.app.inject({
       method: 'PUT',
       url: `/api/blogs/${encodeURIComponent(blogId)}/vote`,
-      headers: user ? { cookie: user.cookie } : {},
+      headers: { origin: TEST_PUBLIC_URL, ...(user ? { cookie: user.cookie } : {}) },
+      remoteAddress: randomIp(),
       payload: { direction },
     });
 
@@ -112,7 +113,7 @@ describe('votes', () => {
       expect(response.statusCode, direction).toBe(400);
       expect(response.json()).toMatchObject({ error: 'BAD_REQUEST' });
     }
-    const noBody = await t.app.inject({ method: 'PUT', url: `/api/blogs/${blogId}/vote`, headers: { cookie: voter.cookie } });
+    const noBody = await t.app.inject({ method: 'PUT', url: `/api/blogs/${blogId}/vote`, headers: { origin: TEST_PUBLIC_URL, cookie: voter.cookie } });
     expect(noBody.statusCode).toBe(400);
     expect(await blogCounts(blogId)).toEqual({ upvotes: 0, downvotes: 0, rating: 0 });
   });
@@ -232,7 +233,7 @@ describe('votes', () => {
       const response = await t.app.inject({
         method: 'GET',
         url: `/api/search?searchTerm=${word}`,
-        headers: user ? { cookie: user.cookie } : {},
+        headers: { origin: TEST_PUBLIC_URL, ...(user ? { cookie: user.cookie } : {}) },
       });
       expect(response.statusCode).toBe(200);
       const page = response.json() as SearchPage;

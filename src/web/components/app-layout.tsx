@@ -40,7 +40,15 @@ function useDocumentTitle() {
   }, [handle, location, queryClient, site]);
 }
 
+/** Marks the document once React has hydrated it (end-to-end tests wait for it before clicking). */
+function useHydratedMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+}
+
 export function AppLayout() {
+  useHydratedMarker();
   useSessionAcrossTabs();
   useRefetchWhenViewerChanges();
   useDocumentTitle();

@@ -49,7 +49,7 @@ export const viewBlogScreen: Screen = {
     const image = preview ? absoluteImageUrl(site, preview) : null;
     return {
       title: blog.title,
-      description: describe(blog.blog),
+      description: describe(blog.excerpt),
       path: canonical,
       type: 'article',
       image,

@@ -13,6 +13,27 @@ export const test = base.extend({
     const bytes = randomBytes(3);
     await use({ 'x-forwarded-for': `10.${bytes[0]}.${bytes[1]}.${bytes[2]}` });
   },
+  /**
+   * Pages arrive rendered by the server, so their buttons are on screen before React has
+   * hydrated them; a click then would do nothing. After a page load, wait until the app says it
+   * is hydrated (`data-hydrated` on <html>), as a person would wait for a page to finish loading.
+   */
+  page: async ({ page, javaScriptEnabled }, use) => {
+    const hydrated = () => page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (...args) => {
+      const response = await goto(...args);
+      if (javaScriptEnabled) await hydrated();
+      return response;
+    };
+    page.reload = async (...args) => {
+      const response = await reload(...args);
+      if (javaScriptEnabled) await hydrated();
+      return response;
+    };
+    await use(page);
+  },
 });
 export { expect };
 

@@ -20,7 +20,11 @@ export function BlogDetails({ blog, isOwner, votes }: { blog: Blog; isOwner: boo
         <Card.Title as="h1" className="h3" id="blog-title">
           {blog.title}
         </Card.Title>
-        <Card.Text className="blog-body">{blog.blog}</Card.Text>
+        {/*
+          The server rendered the Markdown and sanitised the HTML with an allow-list when the blog
+          was saved; it is inserted as it is, so the page renders the same on the server and here.
+        */}
+        <div className="blog-body blog-article mb-3" dangerouslySetInnerHTML={{ __html: blog.html }} />
         <BlogImage blog={blog} fit="contain" priority />
         <div className="d-flex flex-wrap align-items-center gap-3 blog-actions">
           {votes}

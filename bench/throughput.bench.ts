@@ -1,0 +1,222 @@
+/**
+ * Throughput of the read paths and of votes, each beside a bare Node `http` server that sends the
+ * same bytes from memory, measured in the same run (the machine is shared: ratios, not absolutes).
+ *
+ * Postgres with 10,000 blogs (100,000 for search), autocannon with 50 connections, and the load
+ * comes from a crowd: every request carries its own client address (`X-Forwarded-For`, trusted
+ * from loopback with TRUST_PROXY) and the signed-in requests rotate over many users, so the
+ * hardening limits stay in force at their defaults (no RATE_LIMIT_SCALE).
+ *
+ *   BUILD_DIR=dist node --import tsx bench/throughput.bench.ts      (needs `npm run build` first)
+ *
+ * BENCH_SECONDS (default 8) per target; DATABASE_URL to use a server of your own (a database is
+ * created and dropped), else a throwaway cluster is started and stopped.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { sql, type Kysely } from 'kysely';
+import { openDatabase } from '../src/server/db/database.js';
+import { migrateToLatest } from '../src/server/db/migrate.js';
+import type { Database } from '../src/server/db/schema.js';
+import { benchDatabase, freePort, root, start, stop, waitFor } from './support/bench-processes.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 50;
+const USERS = 40;
+const VOTED_BLOGS = 50;
+
+// Child mode: a bare Node http server answering each path with bytes read once from files.
+if (process.argv[2] === 'bare') {
+  const answers = new Map<string, { body: Buffer; type: string }>();
+  for (const spec of process.argv.slice(4)) {
+    const [route, file, type] = spec.split('|') as [string, string, string];
+    answers.set(route, { body: readFileSync(file), type });
+  }
+  http
+    .createServer((request, response) => {
+      const answer = answers.get(request.url ?? '');
+      if (!answer) return response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': answer.type, 'content-length': answer.body.length }).end(answer.body);
+    })
+    .listen(Number(process.argv[3]), '127.0.0.1');
+} else {
+  await main();
+}
+
+function crowdAddress(): string {
+  const b = randomBytes(3);
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function load(name: string, options: autocannon.Options, expectedNon2xx = false): Promise<Row> {
+  await autocannon({ ...options, connections: CONNECTIONS, duration: 1 });
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
+  const row = { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  console.log(`${name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}, errors ${result.errors}`);
+  if (result.errors || (row.non2xx && !expectedNon2xx)) throw new Error(`${name}: ${result.errors} errors, ${row.non2xx} non-2xx answers`);
+  return row;
+}
+
+/** Every request from its own address, optionally as one of the signed-in users. */
+function crowd(url: string, cookies?: string[], extra: Partial<autocannon.Request> = {}): autocannon.Options {
+  let n = 0;
+  return {
+    url,
+    requests: [
+      {
+        ...extra,
+        setupRequest: (request) => {
+          const headers: Record<string, string> = { ...(request.headers as Record<string, string>), 'x-forwarded-for': crowdAddress() };
+          if (cookies) headers.cookie = cookies[n++ % cookies.length]!;
+          return { ...request, headers };
+        },
+      },
+    ],
+  };
+}
+
+async function seed(db: Kysely<Database>, from: number, to: number, userId: string) {
+  await sql`
+    insert into blogs (user_id, title, body, html, excerpt, reading_minutes, upvotes, downvotes, created_at, updated_at)
+    select ${userId}, 'Benchmark blog number ' || g, repeat('Some words of a blog body. ', 20),
+           '<p>' || repeat('Some words of a blog body. ', 20) || '</p>', left(repeat('Some words of a blog body. ', 20), 200), 1,
+           (g::bigint * 7919) % 23, (g::bigint * 104729) % 7, now() - g * interval '1 minute', now() - g * interval '1 minute'
+    from generate_series(${from}::int, ${to}::int) as g`.execute(db);
+  await sql`vacuum (analyze) blogs`.execute(db);
+}
+
+async function main() {
+  const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'dist');
+  const mainJs = path.join(buildDir, 'server/main.js');
+  if (!existsSync(mainJs)) throw new Error(`No built app in ${buildDir}: run \`npm run build\` first.`);
+  const cleanups: Array<() => Promise<void> | void> = [];
+  try {
+    const databaseUrl = await benchDatabase('throughput_bench', cleanups);
+    const database = await openDatabase({ databaseUrl, dataDir: os.tmpdir() });
+    cleanups.push(() => database.close());
+    await migrateToLatest(database.db);
+    const authorId = randomUUID();
+    const now = new Date();
+    await database.db
+      .insertInto('user')
+      .values({ id: authorId, name: 'bench', email: `bench-${authorId}@example.com`, emailVerified: true, image: null, createdAt: now, updatedAt: now })
+      .execute();
+    await seed(database.db, 1, 10_000, authorId);
+
+    const appPort = await freePort();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'throughput-bench-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const app = start(process.execPath, [mainJs], {
+      NODE_ENV: 'production',
+      PORT: String(appPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      PUBLIC_URL: `http://localhost:${appPort}`,
+      TRUST_PROXY: '127.0.0.1',
+      AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      AI_API_KEY: '',
+      SMTP_URL: '',
+    });
+    cleanups.push(() => stop(app));
+    const base = `http://127.0.0.1:${appPort}`;
+    const origin = `http://localhost:${appPort}`;
+    await waitFor(`${base}/api/health`);
+
+    // The bare server answers with exactly the bytes the app sends.
+    const listBytes = Buffer.from(await (await fetch(`${base}/api/blogs?page=1`)).arrayBuffer());
+    const homeBytes = Buffer.from(await (await fetch(`${base}/`)).arrayBuffer());
+    const listFile = path.join(dataDir, 'list.json');
+    const homeFile = path.join(dataDir, 'home.html');
+    writeFileSync(listFile, listBytes);
+    writeFileSync(homeFile, homeBytes);
+    const barePort = await freePort();
+    const bare = start(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'bare', String(barePort), `/api/blogs?page=1|${listFile}|application/json; charset=utf-8`, `/|${homeFile}|text/html; charset=utf-8`], {});
+    cleanups.push(() => stop(bare));
+    const bareBase = `http://127.0.0.1:${barePort}`;
+    await waitFor(`${bareBase}/`);
+
+    // Signed-in users, each signing up from an address of their own.
+    const cookies: string[] = [];
+    for (let i = 0; i < USERS; i++) {
+      const response = await fetch(`${base}/api/auth/sign-up/email`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json', 'x-forwarded-for': crowdAddress() },
+        body: JSON.stringify({ email: `reader-${i}-${randomBytes(3).toString('hex')}@example.com`, password: 'correct horse battery', name: `r${i}` }),
+      });
+      if (response.status !== 200) throw new Error(`sign-up ${i}: ${response.status} ${await response.text()}`);
+      cookies.push(response.headers.getSetCookie().map((value) => value.split(';')[0]).join('; '));
+    }
+    console.log(`10,000 blogs, ${USERS} signed-in users. ${CONNECTIONS} connections, ${SECONDS} s per target.`);
+
+    const rows: Array<{ row: Row; bare?: Row; target: string }> = [];
+    const bareList = await load('bare Node http: the list bytes', crowd(`${bareBase}/api/blogs?page=1`));
+    rows.push({ row: await load('anonymous GET /api/blogs?page=1', crowd(`${base}/api/blogs?page=1`)), bare: bareList, target: '≥ 0.6, p99 < 20 ms' });
+    const bareHome = await load('bare Node http: the home page bytes', crowd(`${bareBase}/`));
+    rows.push({ row: await load('anonymous GET /', crowd(`${base}/`)), bare: bareHome, target: '≥ 0.6, p99 < 20 ms' });
+    rows.push({ row: await load('signed-in GET /api/blogs?page=1', crowd(`${base}/api/blogs?page=1`, cookies)), bare: bareList, target: '≥ 0.1' });
+
+    // Votes: each (user, blog) pair alternates up and down, so every vote moves (no 409s).
+    const voted = await database.db.selectFrom('blogs').select('id').orderBy('id').limit(VOTED_BLOGS).execute();
+    const pairs = cookies.flatMap((cookie) => voted.map(({ id }) => ({ cookie, id, next: 'up' as 'up' | 'down' })));
+    let turn = 0;
+    const votes = await load('PUT /api/blogs/:id/vote (signed in)', {
+      url: base,
+      requests: [
+        {
+          method: 'PUT',
+          setupRequest: (request) => {
+            const pair = pairs[turn++ % pairs.length]!;
+            const direction = pair.next;
+            pair.next = direction === 'up' ? 'down' : 'up';
+            return {
+              ...request,
+              path: `/api/blogs/${pair.id}/vote`,
+              headers: { origin, cookie: pair.cookie, 'content-type': 'application/json', 'x-forwarded-for': crowdAddress() },
+              body: JSON.stringify({ direction }),
+            };
+          },
+        },
+      ],
+    }, true);
+    rows.push({ row: votes, target: '≥ 1,000 votes/s' });
+    const drift = await sql<{ drift: number }>`
+      select count(*)::int as drift from blogs b
+      where b.upvotes <> (select count(*) from votes v where v.blog_id = b.id and v.direction = 'up')
+         or b.downvotes <> (select count(*) from votes v where v.blog_id = b.id and v.direction = 'down')`.execute(database.db);
+    const exact = drift.rows[0]!.drift === 0;
+    console.log(`Counters equal count(*) on every blog after the votes: ${exact ? 'yes' : `no (${drift.rows[0]!.drift} blogs differ)`}`);
+
+    await seed(database.db, 10_001, 100_000, authorId);
+    rows.push({ row: await load('anonymous search "benchmark", 100,000 blogs', crowd(`${base}/api/search?searchTerm=benchmark&page=2`)), target: 'p99 < 20 ms' });
+    rows.push({ row: await load('signed-in search "benchmark", 100,000 blogs (uncached)', crowd(`${base}/api/search?searchTerm=benchmark&page=2`, cookies)), target: 'p99 < 20 ms' });
+
+    const lines = [
+      `| target | req/s | p50 ms | p99 ms | vs bare | goal |`,
+      `|---|---|---|---|---|---|`,
+      `| ${bareList.name} | ${bareList.rps.toFixed(0)} | ${bareList.p50} | ${bareList.p99} | 1 | |`,
+      `| ${bareHome.name} | ${bareHome.rps.toFixed(0)} | ${bareHome.p50} | ${bareHome.p99} | 1 | |`,
+      ...rows.map(({ row, bare: b, target }) => `| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${b ? (row.rps / b.rps).toFixed(2) : ''} | ${target} |`),
+    ];
+    console.log(`\nRun ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}, Node ${process.version}\n`);
+    console.log(lines.join('\n'));
+    console.log(`\nVote counters exact afterwards: ${exact ? 'yes' : 'no'}; non-2xx votes: ${votes.non2xx}`);
+  } finally {
+    for (const step of cleanups.reverse()) await step();
+  }
+}

@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { Auth } from './auth/auth.js';
+import type { Sessions } from './auth/session.js';
+import type { Config } from './config.js';
+import type { Database } from './db/schema.js';
+import type { Mailer } from './mail/mailer.js';
+import type { RateLimiter } from './rate-limit/rate-limit.js';
+import type { ImageStorage } from './storage/storage.js';
+
+/**
+ * What every route plugin receives: the app's parts, built once in `buildApp`. In its own
+ * file so route files and `app.ts` never import each other.
+ */
+export interface AppDeps {
+  config: Config;
+  db: Kysely<Database>;
+  mailer: Mailer;
+  auth: Auth;
+  sessions: Sessions;
+  storage: ImageStorage;
+  /** Per-address and per-client limits, counted in the database (shared by all processes). */
+  limiter: RateLimiter;
+}

@@ -1,0 +1,39 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { renderMarkdown, type RenderedMarkdown } from '../markdown/render-markdown.js';
+import type { ImageStorage } from '../storage/storage.js';
+import { lockUnrenderedBlogs, saveBlogRendering } from './blogs.repository.js';
+
+/** A blog's Markdown as its page shows it; images only from this site's own storage. */
+export function renderBlogBody(body: string, storage: Pick<ImageStorage, 'publicBaseUrl'>): RenderedMarkdown {
+  return renderMarkdown(body, { imagePrefixes: [storage.publicBaseUrl] });
+}
+
+export const BACKFILL_BATCH_SIZE = 200;
+
+/**
+ * Renders, in batches of one transaction each, the blogs written before Markdown was rendered
+ * on write (their `html` is null). Run at start-up; a second run finds nothing to do. Returns
+ * how many blogs this call rendered.
+ */
+export async function renderUnrenderedBlogs(
+  deps: { db: Kysely<Database>; storage: Pick<ImageStorage, 'publicBaseUrl'>; log: FastifyBaseLogger },
+  batchSize = BACKFILL_BATCH_SIZE,
+): Promise<number> {
+  let rendered = 0;
+  for (;;) {
+    const count = await deps.db.transaction().execute(async (trx) => {
+      const rows = await lockUnrenderedBlogs(trx, batchSize);
+      for (const row of rows) await saveBlogRendering(trx, row.id, renderBlogBody(row.body, deps.storage));
+      return rows.length;
+    });
+    if (count === 0) break;
+    rendered += count;
+    deps.log.info({ rendered }, 'rendering the Markdown of blogs written before it was rendered on save');
+    // A short batch is the last one (rows locked by another process starting now are its to do).
+    if (count < batchSize) break;
+  }
+  if (rendered > 0) deps.log.info({ rendered }, 'rendered the Markdown of older blogs');
+  return rendered;
+}

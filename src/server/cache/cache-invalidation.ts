@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/schema.js';
+import type { ResponseCache } from './response-cache.js';
+
+const CHANNEL = 'response_cache';
+
+/**
+ * How a write reaches every app process's cache. Locally the entries go at once; on Postgres a
+ * `NOTIFY` carries the tags to the other processes, each of which `LISTEN`s on its own connection.
+ * While that connection is down a process can miss a write, so it neither serves nor stores until
+ * it is back, and then starts from an empty cache.
+ */
+export interface CacheInvalidation {
+  /** True while this process is sure to hear about every write. */
+  readonly reliable: boolean;
+  publish(tags: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Notice {
+  from: string;
+  tags: string[];
+}
+
+export async function createCacheInvalidation(options: {
+  cache: ResponseCache;
+  db: Kysely<Database>;
+  /** Postgres: other processes may share the database. Unset (PGlite): this process is the only one. */
+  databaseUrl?: string;
+  log: FastifyBaseLogger;
+}): Promise<CacheInvalidation> {
+  const { cache, db, databaseUrl, log } = options;
+  if (!databaseUrl) {
+    return {
+      reliable: true,
+      publish: async (tags) => cache.invalidate(tags),
+      close: async () => {},
+    };
+  }
+
+  const self = randomUUID();
+  let client: pg.Client | undefined;
+  let reliable = false;
+  let closed = false;
+  let retryMs = 500;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const lost = (reason: string) => {
+    reliable = false;
+    client = undefined;
+    // Writes made while no one listened are unknown: forget everything.
+    cache.invalidate(['*']);
+    if (closed || retryTimer) return;
+    log.warn({ reason }, 'response cache: lost the invalidation channel; caching paused until it is back');
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void listen();
+    }, retryMs);
+    retryMs = Math.min(retryMs * 2, 10_000);
+  };
+
+  async function listen() {
+    if (closed) return;
+    const next = new pg.Client({ connectionString: databaseUrl });
+    // Only the connection in use may report its loss (an old one's late events change nothing).
+    next.on('error', (err) => client === next && lost(err.message));
+    next.on('end', () => client === next && lost('connection ended'));
+    next.on('notification', (message) => {
+      if (message.channel !== CHANNEL || !message.payload) return;
+      const notice = JSON.parse(message.payload) as Notice;
+      if (notice.from !== self) cache.invalidate(notice.tags);
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${CHANNEL}`);
+    } catch (err) {
+      await next.end().catch(() => {});
+      lost(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    client = next;
+    // Anything written before the channel was up is unknown too.
+    cache.invalidate(['*']);
+    reliable = true;
+    retryMs = 500;
+  }
+
+  await listen();
+
+  return {
+    get reliable() {
+      return reliable;
+    },
+    async publish(tags) {
+      cache.invalidate(tags);
+      const notice: Notice = { from: self, tags: [...tags] };
+      try {
+        await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(db);
+      } catch (err) {
+        // The write itself went through; other processes will start afresh when they reconnect.
+        log.error({ err }, 'response cache: could not notify the other processes');
+      }
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retryTimer);
+      const current = client;
+      client = undefined;
+      reliable = false;
+      if (current) await current.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Blog } from '../../shared/blog-schema.js';
+import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+
+// Runs in the `postgres` Vitest project only (see vitest.config.ts), where TEST_DATABASE_URL is set.
+describe('the response cache across app processes on one Postgres', () => {
+  it('a write through one process reaches the other process\'s cache at once', async () => {
+    const secret = randomBytes(32).toString('hex');
+    const start = async () => {
+      const port = await freePort();
+      const server = startServer({
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-cache-')),
+        DATABASE_URL: process.env.TEST_DATABASE_URL!,
+        AUTH_SECRET: secret,
+        AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
+      });
+      await waitForHealth(port);
+      return { port, server, url: `http://127.0.0.1:${port}` };
+    };
+    const [writer, reader] = [await start(), await start()];
+
+    // A signed-in writer on the first process creates a blog and later votes on it there.
+    const email = `cache-${randomBytes(4).toString('hex')}@example.com`;
+    const signUp = await fetch(`${writer.url}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { origin: writer.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery', name: 'cache' }),
+    });
+    expect(signUp.status).toBe(200);
+    const cookie = signUp.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+    const form = new FormData();
+    form.append('title', 'Read in one process, voted in another');
+    form.append('blog', 'Counts must agree.');
+    const created = await fetch(`${writer.url}/api/blogs`, { method: 'POST', headers: { origin: writer.url, cookie }, body: form });
+    expect(created.status).toBe(201);
+    const blog = (await created.json()) as Blog;
+
+    // The second process caches the anonymous answer.
+    const read = () => fetch(`${reader.url}/api/blogs/${blog.id}`);
+    expect((await read()).headers.get('x-cache')).toBe('miss');
+    const cached = await read();
+    expect(cached.headers.get('x-cache')).toBe('hit');
+    expect(((await cached.json()) as Blog).upvotes).toBe(0);
+
+    const vote = await fetch(`${writer.url}/api/blogs/${blog.id}/vote`, {
+      method: 'PUT',
+      headers: { origin: writer.url, cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ direction: 'up' }),
+    });
+    expect(vote.status).toBe(200);
+
+    // The notification travels through Postgres: the reader drops its entry within milliseconds.
+    const votedAt = Date.now();
+    let upvotes = 0;
+    while (upvotes === 0 && Date.now() - votedAt < 2_000) upvotes = ((await (await read()).json()) as Blog).upvotes;
+    expect(upvotes).toBe(1);
+    expect(Date.now() - votedAt).toBeLessThan(1_000);
+    // And it caches the new answer again.
+    expect((await read()).headers.get('x-cache')).toBe('hit');
+
+    for (const { server } of [writer, reader]) {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+  }, 120_000);
+});

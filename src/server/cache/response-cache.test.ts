@@ -1,0 +1,158 @@
+import { brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Blog, BlogPage } from '../../shared/blog-schema.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { cacheTagsFor, writeTagsFor } from './response-cache.plugin.js';
+import { ResponseCache } from './response-cache.js';
+
+const entry = (text: string, tags: string[]) => ({ body: Buffer.from(text), contentType: 'text/plain', tags });
+
+describe('the response cache', () => {
+  it('keeps its bytes under the bound, dropping the least recently used', () => {
+    const cache = new ResponseCache(4_000);
+    for (let i = 0; i < 10; i++) cache.set(`/api/blogs?page=${i}`, cache.generation, entry('x'.repeat(600), ['lists']));
+    expect(cache.size).toBeLessThanOrEqual(4_000);
+    expect(cache.get('/api/blogs?page=0')).toBeUndefined();
+    expect(cache.get('/api/blogs?page=9')?.body.toString()).toBe('x'.repeat(600));
+  });
+
+  it('drops exactly the entries of the invalidated tags', () => {
+    const cache = new ResponseCache(1_000_000);
+    cache.set('/api/blogs?page=1', cache.generation, entry('list', ['lists']));
+    cache.set('/api/blogs/a', cache.generation, entry('a', ['blog:a']));
+    cache.set('/api/blogs/b', cache.generation, entry('b', ['blog:b']));
+    cache.invalidate(['blog:a']);
+    expect(cache.get('/api/blogs/a')).toBeUndefined();
+    expect(cache.get('/api/blogs/b')).toBeDefined();
+    expect(cache.get('/api/blogs?page=1')).toBeDefined();
+    cache.invalidate(['*']);
+    expect(cache.get('/api/blogs/b')).toBeUndefined();
+  });
+
+  it('does not store an answer computed while a write landed', () => {
+    const cache = new ResponseCache(1_000_000);
+    const startedAt = cache.generation;
+    cache.invalidate(['blog:a']);
+    expect(cache.set('/api/blogs/a', startedAt, entry('old', ['blog:a']))).toBeUndefined();
+    expect(cache.get('/api/blogs/a')).toBeUndefined();
+  });
+
+  it('gives the same bytes the same strong ETag', () => {
+    const cache = new ResponseCache(1_000_000);
+    const one = cache.set('/a', cache.generation, entry('same', ['static']))!;
+    const two = cache.set('/b', cache.generation, entry('same', ['static']))!;
+    expect(one.etag).toMatch(/^"[\w-]+"$/);
+    expect(one.etag).toBe(two.etag);
+  });
+
+  it('knows what each URL shows and what each write changes', () => {
+    expect(cacheTagsFor('/')).toEqual(['lists']);
+    expect(cacheTagsFor('/?page=3')).toEqual(['lists']);
+    expect(cacheTagsFor('/viewBlog?id=abc')).toEqual(['blog:abc']);
+    expect(cacheTagsFor('/api/blogs/abc')).toEqual(['blog:abc']);
+    expect(cacheTagsFor('/search?searchTerm=x')).toEqual(['lists']);
+    expect(cacheTagsFor('/rss.xml?author=u')).toEqual(['lists']);
+    expect(cacheTagsFor('/settings')).toBeUndefined();
+    expect(cacheTagsFor('/api/account')).toBeUndefined();
+    expect(cacheTagsFor('/api/auth/get-session')).toBeUndefined();
+    expect(writeTagsFor('POST', '/api/blogs')).toEqual(['lists']);
+    expect(writeTagsFor('PATCH', '/api/blogs/abc')).toEqual(['lists', 'blog:abc']);
+    expect(writeTagsFor('PUT', '/api/blogs/abc/vote')).toEqual(['lists', 'blog:abc']);
+    expect(writeTagsFor('DELETE', '/api/account')).toEqual(['*']);
+    expect(writeTagsFor('POST', '/api/contact')).toBeUndefined();
+  });
+});
+
+describe('the response cache in the app', () => {
+  let t: TestApp;
+  let writer: TestUser;
+
+  const anonymous = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+  const asUser = (user: TestUser, method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { cookie: user.cookie, origin: TEST_PUBLIC_URL }, ...(payload ? { payload } : {}) });
+
+  async function createBlog(user: TestUser, title: string): Promise<Blog> {
+    const form = new FormData();
+    form.append('title', title);
+    form.append('blog', `The text of ${title}.`);
+    const encoded = new Response(form);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/blogs',
+      headers: { cookie: user.cookie, origin: TEST_PUBLIC_URL, 'content-type': encoded.headers.get('content-type')! },
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<Blog>();
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ RESPONSE_CACHE_MB: '8' });
+    writer = await signUpUser(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('answers a repeated anonymous read from memory, with a strong ETag and 304 on revalidation', async () => {
+    const blog = await createBlog(writer, 'Cached once');
+    const first = await anonymous(`/api/blogs/${blog.id}`);
+    expect(first.headers['x-cache']).toBe('miss');
+    const second = await anonymous(`/api/blogs/${blog.id}`);
+    expect(second.headers['x-cache']).toBe('hit');
+    expect(second.body).toBe(first.body);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.headers['content-type']).toBe(first.headers['content-type']);
+    const revalidated = await anonymous(`/api/blogs/${blog.id}`, { 'if-none-match': String(first.headers.etag) });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.body).toBe('');
+    const compressed = await anonymous(`/api/blogs/${blog.id}`, { 'accept-encoding': 'br, gzip' });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(first.body);
+  });
+
+  it('never answers a signed-in request from the cache, nor stores one', async () => {
+    const blog = await createBlog(writer, 'Seen by its writer');
+    const signedIn = await asUser(writer, 'GET', `/api/blogs/${blog.id}`);
+    expect(signedIn.headers['x-cache']).toBeUndefined();
+    // Nothing was stored by the signed-in read: the first anonymous one is a miss.
+    expect((await anonymous(`/api/blogs/${blog.id}`)).headers['x-cache']).toBe('miss');
+    expect((await anonymous(`/api/blogs/${blog.id}`)).headers['x-cache']).toBe('hit');
+    // And a cached anonymous answer is never given to the signed-in reader.
+    const again = await asUser(writer, 'GET', `/api/blogs/${blog.id}`);
+    expect(again.headers['x-cache']).toBeUndefined();
+  });
+
+  it('shows a vote and a deletion to the next anonymous reader at once', async () => {
+    const blog = await createBlog(writer, 'Changing blog');
+    const voter = await signUpUser(t.app);
+    await anonymous(`/api/blogs/${blog.id}`);
+    await anonymous('/api/blogs?page=1');
+    expect((await anonymous(`/api/blogs/${blog.id}`)).headers['x-cache']).toBe('hit');
+
+    expect((await asUser(voter, 'PUT', `/api/blogs/${blog.id}/vote`, { direction: 'up' })).statusCode).toBe(200);
+    const afterVote = await anonymous(`/api/blogs/${blog.id}`);
+    expect(afterVote.headers['x-cache']).toBe('miss');
+    expect(afterVote.json<Blog>().upvotes).toBe(1);
+    const list = (await anonymous('/api/blogs?page=1')).json<BlogPage>();
+    expect(list.items.find((item) => item.id === blog.id)?.upvotes).toBe(1);
+
+    expect((await asUser(writer, 'DELETE', `/api/blogs/${blog.id}`)).statusCode).toBe(204);
+    expect((await anonymous(`/api/blogs/${blog.id}`)).statusCode).toBe(404);
+    expect((await anonymous('/api/blogs?page=1')).json<BlogPage>().items.map((item) => item.id)).not.toContain(blog.id);
+  });
+
+  it('forgets everything when an account is deleted', async () => {
+    const leaving = await signUpUser(t.app);
+    const blog = await createBlog(leaving, 'Leaving with its author');
+    await anonymous(`/api/blogs/${blog.id}`);
+    expect((await anonymous(`/api/blogs/${blog.id}`)).headers['x-cache']).toBe('hit');
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/account',
+      headers: { cookie: leaving.cookie, origin: TEST_PUBLIC_URL },
+      payload: { password: leaving.password },
+    });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    expect((await anonymous(`/api/blogs/${blog.id}`)).statusCode).toBe(404);
+  });
+});

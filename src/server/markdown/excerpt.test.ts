@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { EXCERPT_MAX_LENGTH, excerptOf, readingMinutes, WORDS_PER_MINUTE } from './excerpt.js';
+import { renderMarkdown } from './render-markdown.js';
+
+const render = (source: string) => renderMarkdown(source, { imagePrefixes: ['/uploads/'] });
+
+describe('excerpt', () => {
+  it('is the plain text of the Markdown, without markup or entities', () => {
+    const { excerpt } = render('# Hello & welcome\n\nSome **bold** and [a link](https://example.com) <b>raw</b>.\nNext `line`.');
+    expect(excerpt).toBe('Hello & welcome Some bold and a link <b>raw</b>. Next line.');
+  });
+
+  it('leaves out code blocks, unless the post is nothing but code', () => {
+    expect(render('Intro.\n\n```js\nconst x = 1;\n```\n\nOutro.').excerpt).toBe('Intro. Outro.');
+    expect(render('```js\nconst x = 1;\n```').excerpt).toBe('const x = 1;');
+  });
+
+  it('keeps a short text whole', () => {
+    expect(excerptOf('Short and sweet.')).toBe('Short and sweet.');
+    const exact = 'a'.repeat(EXCERPT_MAX_LENGTH);
+    expect(excerptOf(exact)).toBe(exact);
+  });
+
+  it('cuts a long text at a word boundary within ~200 characters, with an ellipsis', () => {
+    const words = Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ');
+    const excerpt = render(words).excerpt;
+    expect(excerpt.length).toBeLessThanOrEqual(EXCERPT_MAX_LENGTH);
+    expect(excerpt.length).toBeGreaterThan(EXCERPT_MAX_LENGTH - 10);
+    expect(excerpt.endsWith('…')).toBe(true);
+    const kept = excerpt.slice(0, -1).split(' ');
+    // Every kept word is whole: the text goes on with a space right after the last one.
+    expect(words.startsWith(`${kept.join(' ')} `)).toBe(true);
+  });
+
+  it('drops punctuation left dangling at the cut', () => {
+    const text = `${'x'.repeat(195)}, more words`;
+    expect(excerptOf(text)).toBe(`${'x'.repeat(195)}…`);
+  });
+
+  it('cuts inside a single word longer than the limit', () => {
+    const excerpt = excerptOf('y'.repeat(500));
+    expect(excerpt).toBe(`${'y'.repeat(EXCERPT_MAX_LENGTH - 1)}…`);
+  });
+});
+
+describe('readingMinutes', () => {
+  it('is words divided by the reading speed, rounded up, at least 1', () => {
+    expect(readingMinutes('')).toBe(1);
+    expect(readingMinutes('one two three')).toBe(1);
+    expect(readingMinutes('w '.repeat(WORDS_PER_MINUTE))).toBe(1);
+    expect(readingMinutes('w '.repeat(WORDS_PER_MINUTE + 1))).toBe(2);
+    expect(readingMinutes('w '.repeat(WORDS_PER_MINUTE * 10))).toBe(10);
+  });
+
+  it('counts the words of a rendered post, code included, not its markup', () => {
+    const prose = Array.from({ length: WORDS_PER_MINUTE * 2 }, () => '**word**').join(' ');
+    expect(render(prose).readingMinutes).toBe(2);
+    const code = `\`\`\`\n${'token '.repeat(WORDS_PER_MINUTE + 5)}\n\`\`\``;
+    expect(render(`Intro.\n\n${code}`).readingMinutes).toBe(2);
+  });
+});

@@ -1,0 +1,58 @@
+import sanitizeHtml from 'sanitize-html';
+import { isStoredImageUrl } from './stored-image-url.js';
+
+/** What a rendered blog's markup may hold: the elements Markdown produces, nothing more. */
+const ALLOWED_TAGS = [
+  'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'span',
+  'strong', 'em', 's', 'del', 'a', 'img', 'ul', 'ol', 'li', 'input', 'label',
+  'table', 'thead', 'tbody', 'tr', 'th', 'td',
+];
+
+const LINK_REL = 'nofollow ugc noopener';
+
+function optionsFor(imagePrefixes: readonly string[]): sanitizeHtml.IOptions {
+  return {
+    allowedTags: ALLOWED_TAGS,
+    allowedAttributes: {
+      a: ['href', 'title', 'rel'],
+      img: ['src', 'alt', 'title', 'loading'],
+      ol: ['start'],
+      input: ['type', 'checked', 'disabled'],
+      th: ['style'],
+      td: ['style'],
+      code: ['class'],
+      span: ['class'],
+      ul: ['class'],
+      li: ['class'],
+    },
+    allowedClasses: {
+      code: ['hljs', 'language-*'],
+      span: ['hljs-*', 'language-*'],
+      ul: ['contains-task-list'],
+      li: ['task-list-item'],
+    },
+    // Table column alignment is the only style Markdown writes.
+    allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['http', 'https'] },
+    allowProtocolRelative: false,
+    transformTags: {
+      a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: LINK_REL } }),
+      // Task-list boxes show state; they are never a form control that does anything.
+      input: (tagName, attribs) => ({
+        tagName,
+        attribs: { type: 'checkbox', disabled: '', ...(attribs.checked !== undefined ? { checked: '' } : {}) },
+      }),
+    },
+    // The renderer already turned foreign images into links; this holds even if it did not.
+    exclusiveFilter: (frame) => frame.tag === 'img' && !isStoredImageUrl(frame.attribs.src ?? '', imagePrefixes),
+  };
+}
+
+/**
+ * Sanitises the renderer's HTML against the allow-list above; links get `rel="nofollow ugc noopener"`.
+ * `imagePrefixes` are normalised (see `normaliseImagePrefixes`).
+ */
+export function sanitizeBlogMarkup(html: string, imagePrefixes: readonly string[]): string {
+  return sanitizeHtml(html, optionsFor(imagePrefixes));
+}

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BLOG_UPDATE_RATE_LIMIT, PUBLIC_READ_RATE_LIMIT } from '../blogs/blogs.routes.js';
+import { loadConfig } from '../config.js';
+import { CONTACT_RATE_LIMIT } from '../contact/contact.routes.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser } from '../testing/test-users.js';
+import { VOTE_RATE_LIMIT } from '../votes/votes.routes.js';
+
+const scaled = (max: number, scale: number) => Math.max(1, Math.round(max * scale));
+
+describe('RATE_LIMIT_SCALE', () => {
+  it('defaults to 1, and must be a positive number', () => {
+    expect(loadConfig({ DATA_DIR: '/tmp', AUTH_SECRET: 'x'.repeat(32) }).rateLimitScale).toBe(1);
+    expect(loadConfig({ DATA_DIR: '/tmp', AUTH_SECRET: 'x'.repeat(32), RATE_LIMIT_SCALE: '2.5' }).rateLimitScale).toBe(2.5);
+    expect(() => loadConfig({ DATA_DIR: '/tmp', AUTH_SECRET: 'x'.repeat(32), RATE_LIMIT_SCALE: '0' })).toThrow(/RATE_LIMIT_SCALE must be positive/);
+    expect(() => loadConfig({ DATA_DIR: '/tmp', AUTH_SECRET: 'x'.repeat(32), RATE_LIMIT_SCALE: 'off' })).toThrow(/RATE_LIMIT_SCALE must be a number/);
+  });
+
+  it('raises every limit at once (contact: twice the messages at scale 2)', async () => {
+    const t = await createTestApp({ RATE_LIMIT_SCALE: '2' });
+    try {
+      const ip = randomIp();
+      const send = () =>
+        t.app.inject({ method: 'POST', url: '/api/contact', headers: { origin: TEST_PUBLIC_URL }, remoteAddress: ip, payload: { email: 'a@example.com', message: 'hello there' } });
+      for (let i = 0; i < CONTACT_RATE_LIMIT.max * 2; i++) expect((await send()).statusCode).toBe(201);
+      expect((await send()).statusCode).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** Scaled down so the per-client limits trip after a handful of requests; the rule is the same at scale 1. */
+describe('per-client limits on reading, voting and editing', () => {
+  const SCALE = 0.01;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_SCALE: String(SCALE) });
+  });
+  afterAll(() => t.close());
+
+  it('reading blogs: 429 with Retry-After past the limit, other readers served', async () => {
+    const ip = randomIp();
+    const read = (address = ip) => t.app.inject({ method: 'GET', url: '/api/blogs?page=1', remoteAddress: address });
+    for (let i = 0; i < scaled(PUBLIC_READ_RATE_LIMIT.max, SCALE); i++) expect((await read()).statusCode).toBe(200);
+    const refused = await t.app.inject({ method: 'GET', url: '/api/blogs/00000000-0000-4000-8000-000000000000', remoteAddress: ip });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: 'TOO_MANY_REQUESTS', message: 'You are loading pages very fast. Please wait a moment and try again.' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await read(randomIp())).statusCode).toBe(200);
+  });
+
+  it('voting and editing a blog: per client address (and editing per user)', async () => {
+    const ip = randomIp();
+    const owner = await signUpUser(t.app);
+    const form = new FormData();
+    form.append('title', 'Limited');
+    form.append('blog', 'text');
+    const encoded = new Response(form);
+    const multipart = { 'content-type': encoded.headers.get('content-type')! };
+    const payload = Buffer.from(await encoded.arrayBuffer());
+    const created = await t.app.inject({ method: 'POST', url: '/api/blogs', headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie, ...multipart }, payload, remoteAddress: randomIp() });
+    expect(created.statusCode).toBe(201);
+    const id = (created.json() as { id: string }).id;
+
+    const vote = () =>
+      t.app.inject({ method: 'PUT', url: `/api/blogs/${id}/vote`, headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie }, payload: { direction: 'up' }, remoteAddress: ip });
+    for (let i = 0; i < scaled(VOTE_RATE_LIMIT.max, SCALE); i++) expect((await vote()).statusCode).toBe(200);
+    expect((await vote()).statusCode).toBe(429);
+
+    const edit = (address: string) =>
+      t.app.inject({ method: 'PATCH', url: `/api/blogs/${id}`, headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie, ...multipart }, payload, remoteAddress: address });
+    for (let i = 0; i < scaled(BLOG_UPDATE_RATE_LIMIT.max, SCALE); i++) expect((await edit(ip)).statusCode).toBe(200);
+    const refused = await edit(ip);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The same user from elsewhere is held by the per-user count too.
+    expect((await edit(randomIp())).statusCode).toBe(429);
+  });
+});
