@@ -26,7 +26,7 @@ import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { registerWebApp } from './http/web-app.js';
-import { createCacheInvalidation } from './cache/cache-invalidation.js';
+import { createCacheInvalidation, type CacheInvalidation } from './cache/cache-invalidation.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -56,6 +56,12 @@ export interface BuildAppOptions {
 const DEFAULT_WEB_ROOT = import.meta.url.endsWith('.ts')
   ? fileURLToPath(new URL('../../dist/web', import.meta.url))
   : fileURLToPath(new URL('../web', import.meta.url));
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    contentChanged(tags: readonly string[]): Promise<void>;
+  }
+}
 
 /** Builds the whole app as a Fastify instance. It never listens: `main.ts` does. */
 export async function buildApp(options: BuildAppOptions) {
@@ -87,12 +93,17 @@ export async function buildApp(options: BuildAppOptions) {
 
   await registerSecurityHeaders(app, config);
   // Before compression, so the cache stores plain bytes and sends its own compressed copies.
+  let invalidation: CacheInvalidation | undefined;
   if (config.responseCacheBytes > 0) {
     const cache = new ResponseCache(config.responseCacheBytes);
-    const invalidation = await createCacheInvalidation({ cache, db: database.db, databaseUrl: config.databaseUrl, log: app.log });
+    invalidation = await createCacheInvalidation({ cache, db: database.db, databaseUrl: config.databaseUrl, log: app.log });
     registerResponseCache(app, cache, invalidation);
-    app.addHook('onClose', () => invalidation.close());
+    app.addHook('onClose', () => invalidation!.close());
   }
+  // For changes made outside a request (start-up backfills): the cached answers they touch go.
+  app.decorate('contentChanged', async (tags: readonly string[]) => {
+    await invalidation?.publish(tags);
+  });
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifySwagger, {
     openapi: {

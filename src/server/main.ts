@@ -69,7 +69,10 @@ async function main() {
   app.log.info(`Blogging site ready at ${config.publicUrl} (database: ${database.kind})`);
   if (config.imageBackfillOnStart) {
     // In the background, after listen: older images keep working (without srcset) meanwhile.
-    backfillDone = backfillImageVariants({ db: database.db, storage, log: app.log }, { signal: backfill.signal }).catch(
+    backfillDone = backfillImageVariants(
+      { db: database.db, storage, log: app.log, onUpdated: (blogId) => app.contentChanged(['lists', `blog:${blogId}`]) },
+      { signal: backfill.signal },
+    ).catch(
       (err: unknown) => app.log.error({ err }, 'image variants: backfill stopped'),
     );
   }

@@ -15,6 +15,8 @@ export interface BackfillDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
   log: BackfillLog;
+  /** Tells the app a blog's answers changed (its image sizes), so cached copies go. */
+  onUpdated?: (blogId: string) => Promise<void>;
 }
 
 export interface BackfillOptions {
@@ -72,6 +74,7 @@ async function backfillOne(deps: BackfillDeps, id: string, key: string): Promise
       // Replaced or deleted while we worked; its files are no longer anyone's.
       await removeStoredImage(deps.storage, key);
     }
+    await deps.onUpdated?.(id);
     return 'done';
   } catch (err) {
     deps.log.error({ err, blogId: id, key }, 'image variants: could not make the variants of an image');
