@@ -21,7 +21,7 @@ async function writeBlog(t: TestApp, user: TestUser, blog: string, options: { id
     method: options.id ? 'PATCH' : 'POST',
     url: options.id ? `/api/blogs/${options.id}` : '/api/blogs',
     payload: body.payload,
-    headers: { ...body.headers, cookie: user.cookie },
+    headers: { ...body.headers, cookie: user.cookie, origin: t.config.publicUrl },
   });
   expect(response.statusCode, response.body).toBe(options.id ? 200 : 201);
   return blogSchema.parse(response.json());

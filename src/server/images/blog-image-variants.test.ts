@@ -47,7 +47,7 @@ describe.each(['local', 's3'] as const)('blog image variants with %s storage', (
 
   async function send(method: 'POST' | 'PATCH', url: string, fields: Record<string, string>, image?: Buffer) {
     const body = await multipart(fields, image);
-    return t.app.inject({ method, url, payload: body.payload, headers: { ...body.headers, cookie: owner.cookie } });
+    return t.app.inject({ method, url, payload: body.payload, headers: { ...body.headers, cookie: owner.cookie, origin: t.config.publicUrl } });
   }
 
   async function createBlog(title: string, image?: Buffer): Promise<Blog> {
@@ -118,7 +118,7 @@ describe.each(['local', 's3'] as const)('blog image variants with %s storage', (
     const key = await imageKeyOf(blog.id);
     expect(await statusesOf(key)).toEqual([200, 200, 200, 200]);
 
-    const response = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { cookie: owner.cookie } });
+    const response = await t.app.inject({ method: 'DELETE', url: `/api/blogs/${blog.id}`, headers: { cookie: owner.cookie, origin: t.config.publicUrl } });
     expect(response.statusCode).toBe(204);
     expect(await statusesOf(key)).toEqual([404, 404, 404, 404]);
   });
@@ -130,7 +130,7 @@ describe.each(['local', 's3'] as const)('blog image variants with %s storage', (
       method: 'POST',
       url: '/api/blogs',
       payload: body.payload,
-      headers: { ...body.headers, cookie: leaving.cookie },
+      headers: { ...body.headers, cookie: leaving.cookie, origin: t.config.publicUrl },
     });
     expect(created.statusCode, created.body).toBe(201);
     const key = await imageKeyOf(created.json<Blog>().id);
