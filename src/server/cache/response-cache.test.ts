@@ -2,6 +2,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blog, BlogPage } from '../../shared/blog-schema.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { postBlog } from '../testing/test-blogs.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { cacheTagsFor, writeTagsFor } from './response-cache.plugin.js';
 import { ResponseCache } from './response-cache.js';
@@ -72,20 +73,7 @@ describe('the response cache in the app', () => {
   const asUser = (user: TestUser, method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie: user.cookie, origin: TEST_PUBLIC_URL }, ...(payload ? { payload } : {}) });
 
-  async function createBlog(user: TestUser, title: string): Promise<Blog> {
-    const form = new FormData();
-    form.append('title', title);
-    form.append('blog', `The text of ${title}.`);
-    const encoded = new Response(form);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/blogs',
-      headers: { cookie: user.cookie, origin: TEST_PUBLIC_URL, 'content-type': encoded.headers.get('content-type')! },
-      payload: Buffer.from(await encoded.arrayBuffer()),
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json<Blog>();
-  }
+  const createBlog = (user: TestUser, title: string) => postBlog(t.app, user, { title, blog: `The text of ${title}.` });
 
   beforeAll(async () => {
     t = await createTestApp({ RESPONSE_CACHE_MB: '8' });

@@ -6,6 +6,7 @@ import type { Blog } from '../../shared/blog-schema.js';
 import { PAGE_STATE_ID } from '../../shared/page-render.js';
 import { solidPng } from '../testing/image-fixtures.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { postBlog } from '../testing/test-blogs.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 
 /** A page as a browser would parse it, with the parts the tests read. */
@@ -42,21 +43,7 @@ describe('server-rendered pages', () => {
   let imageBlog: Blog;
   let hostileBlog: Blog;
 
-  async function createBlog(title: string, body: string, image?: Buffer): Promise<Blog> {
-    const form = new FormData();
-    form.append('title', title);
-    form.append('blog', body);
-    if (image) form.append('image', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'cover.png');
-    const encoded = new Response(form);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/blogs',
-      headers: { cookie: author.cookie, origin: TEST_PUBLIC_URL, 'content-type': encoded.headers.get('content-type')! },
-      payload: Buffer.from(await encoded.arrayBuffer()),
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json<Blog>();
-  }
+  const createBlog = (title: string, blog: string, image?: Buffer) => postBlog(t.app, author, { title, blog }, image);
 
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
