@@ -24,6 +24,16 @@ export async function upsertVote(
   return changed !== undefined;
 }
 
+/**
+ * Takes the blog's row lock before the vote is written, the lock the counting trigger needs
+ * anyway. Taken first, a vote and a concurrent deletion or edit of the blog queue one behind the
+ * other instead of each holding half of what the other needs (a deadlock). False: no such blog.
+ */
+export async function lockBlogForVote(db: Kysely<Database>, blogId: string): Promise<boolean> {
+  const row = await db.selectFrom('blogs').select('id').where('id', '=', blogId).forNoKeyUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function selectVoteCounts(db: Kysely<Database>, blogId: string) {
   return db
     .selectFrom('blogs')

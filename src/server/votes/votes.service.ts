@@ -3,7 +3,7 @@ import type { VoteDirection, VoteResult } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
 import type { Database } from '../db/schema.js';
 import { conflict, notFound, unauthorized } from '../errors.js';
-import { selectVoteCounts, upsertVote } from './votes.repository.js';
+import { lockBlogForVote, selectVoteCounts, upsertVote } from './votes.repository.js';
 
 export interface VoteCommand {
   blogId: string;
@@ -17,6 +17,7 @@ export interface VoteCommand {
  */
 export async function castVote(db: Kysely<Database>, command: VoteCommand): Promise<VoteResult> {
   return db.transaction().execute(async (trx) => {
+    if (!(await lockBlogForVote(trx, command.blogId))) throw notFound(messages.blogDoesNotExist);
     let changed: boolean;
     try {
       changed = await upsertVote(trx, command);
