@@ -94,10 +94,11 @@ async function soak(kind: 'postgres' | 'pglite'): Promise<RunResult> {
       PUBLIC_URL: `http://localhost:${port}`,
       AUTH_SECRET: randomBytes(32).toString('hex'),
       AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
-      LOG_LEVEL: 'warn',
+      // Errors only, shown: a 5xx must come with its reason.
+      LOG_LEVEL: 'error',
       AI_API_KEY: '',
       SMTP_URL: '',
-    });
+    }, { showLog: true });
     cleanups.push(() => stop(app));
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/api/health`, 120_000);

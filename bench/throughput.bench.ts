@@ -127,6 +127,8 @@ async function main() {
       DATABASE_URL: databaseUrl,
       PUBLIC_URL: `http://localhost:${appPort}`,
       TRUST_PROXY: '127.0.0.1',
+      // The crowd has an address per request: every limit stays at its default.
+      RATE_LIMIT_SCALE: '1',
       AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
       AUTH_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',

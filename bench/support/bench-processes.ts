@@ -34,8 +34,16 @@ export async function benchDatabase(prefix: string, cleanups: Cleanups): Promise
 }
 
 /** Started with `RATE_LIMIT_SCALE` raised: the load comes from one address, far above any person's rate. */
-export function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, RATE_LIMIT_SCALE: '100000', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+/**
+ * Starts a process. Limits are raised (`RATE_LIMIT_SCALE`) unless `env` says otherwise, since most
+ * benchmarks send everything from one address; its log (stdout) is dropped unless `showLog`.
+ */
+export function start(command: string, args: string[], env: Record<string, string>, { showLog = false } = {}): ChildProcess {
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, RATE_LIMIT_SCALE: '100000', ...env },
+    stdio: ['ignore', showLog ? 'inherit' : 'ignore', 'inherit'],
+  });
   child.on('exit', (code, signal) => {
     if (code && code !== 0) console.error(`${path.basename(args.at(-1) ?? command)} exited with ${code ?? signal}`);
   });
