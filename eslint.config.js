@@ -24,38 +24,11 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'The web never imports from src/server.' }] }],
     },
   },
-  {
-    // Features do not import each other (nor the routes): a route composes them. A file two
-    // levels down (features/<name>/api/x.ts) reaching `../../<other>/` is another feature.
-    files: ['src/web/features/*/*/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/server/**'], message: 'The web never imports from src/server.' },
-            { regex: '^\\.\\./\\.\\./[^./]', message: 'Features do not import each other: let the route compose them.' },
-            { group: ['**/routes/**', '**/app-routes'], message: 'Features do not import routes.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/web/features/*/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/server/**'], message: 'The web never imports from src/server.' },
-            { regex: '^\\.\\./[^./]', message: 'Features do not import each other: let the route compose them.' },
-            { group: ['**/routes/**', '**/app-routes'], message: 'Features do not import routes.' },
-          ],
-        },
-      ],
-    },
-  },
+  // Features do not import each other (nor the routes): a route composes them. From a file one
+  // folder down (features/<name>/api/x.ts) `../../<other>/` is another feature; from the feature's
+  // own folder, `../<other>/`.
+  featureBoundary('src/web/features/*/*/**/*.{ts,tsx}', '^\\.\\./\\.\\./[^./]'),
+  featureBoundary('src/web/features/*/*.{ts,tsx}', '^\\.\\./[^./]'),
   {
     files: ['src/server/**/*.ts'],
     rules: {
@@ -74,3 +47,21 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );
+
+function featureBoundary(files, otherFeature) {
+  return {
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**'], message: 'The web never imports from src/server.' },
+            { regex: otherFeature, message: 'Features do not import each other: let the route compose them.' },
+            { group: ['**/routes/**', '**/app-routes'], message: 'Features do not import routes.' },
+          ],
+        },
+      ],
+    },
+  };
+}

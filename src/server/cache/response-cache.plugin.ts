@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { preferredEncoding } from '../http/accept-encoding.js';
 import type { CacheInvalidation } from './cache-invalidation.js';
 import { ResponseCache, type Encoding } from './response-cache.js';
 
@@ -50,13 +51,6 @@ function isAnonymous(request: FastifyRequest): boolean {
   return !request.headers.authorization && !request.headers.cookie?.includes('session_token');
 }
 
-function acceptedEncoding(request: FastifyRequest): Encoding {
-  const accepted = String(request.headers['accept-encoding'] ?? '');
-  if (/\bbr\b/.test(accepted)) return 'br';
-  if (/\bgzip\b/.test(accepted)) return 'gzip';
-  return 'identity';
-}
-
 /** The plain bytes of an answer that its handler may have compressed already (pages do). */
 function identityBody(payload: Buffer, encoding: unknown): Buffer | undefined {
   if (encoding === undefined || encoding === 'identity') return payload;
@@ -92,7 +86,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
     void reply.header('etag', entry.etag).header('x-cache', 'hit').header('vary', 'accept-encoding, cookie');
     if (entry.cacheControl) void reply.header('cache-control', entry.cacheControl);
     if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
-    const encoding = acceptedEncoding(request);
+    const encoding: Encoding = preferredEncoding(request.headers['accept-encoding']) ?? 'identity';
     if (encoding !== 'identity') void reply.header('content-encoding', encoding);
     return reply.type(entry.contentType).send(ResponseCache.encoded(entry, encoding));
   });

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_STATE_ID, type ApiTransport, type RenderedPage, type SiteInfo } from '../../shared/page-render.js';
+import { preferredEncoding } from '../http/accept-encoding.js';
 import type { PageRenderer } from './page-renderer.js';
 
 /** Shown when rendering itself fails: plain, with nothing of the error in it. */
@@ -14,20 +15,6 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 // Quality 5: close to the best ratio for HTML at a fraction of quality 11's time.
 const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
-
-/** Brotli, else gzip, if the browser accepts it (an encoding with q=0 is refused). */
-export function preferredEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
-  const accepted = new Set(
-    String(header ?? '')
-      .split(',')
-      .map((part) => part.trim().toLowerCase().split(';'))
-      .filter(([, ...params]) => !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param)))
-      .map(([name]) => name),
-  );
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return undefined;
-}
 
 const SLOTS = ['<!--app-head-->', '<!--app-body-->', '<!--app-state-->'] as const;
 
