@@ -15,6 +15,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
+import { commentRoutes } from './comments/comments.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
 import { createSessions } from './auth/session.js';
@@ -121,6 +122,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(accountRoutes, deps);
   await app.register(blogRoutes, deps);
   await app.register(voteRoutes, deps);
+  await app.register(commentRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

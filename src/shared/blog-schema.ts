@@ -71,6 +71,8 @@ export const blogSchema = z.object({
   downvotes: z.number().int(),
   rating: z.number().int(),
   myVote: voteDirectionSchema.nullable(),
+  /** Comments everyone can see (hidden ones are not counted). */
+  commentCount: z.number().int(),
 });
 export type Blog = z.infer<typeof blogSchema>;
 

@@ -24,4 +24,5 @@ export const messages = {
   anErrorOccurred: 'An error occurred',
   magicLinkSent: 'Check your email for the magic link',
   passwordUpdated: 'Your password has been updated',
+  addComment: 'Add a comment!',
 } as const;

@@ -99,6 +99,8 @@ export interface BlogTable {
   /** Plain text of `body`, cut at a word near 200 characters. */
   excerpt: string | null;
   reading_minutes: number | null;
+  /** Visible comments on the blog, kept exact by the `comments_apply_count` trigger. */
+  comment_count: Generated<number>;
 }
 
 export type VoteDirection = 'up' | 'down';
@@ -111,6 +113,35 @@ export interface VoteTable {
   updated_at: Generated<Date>;
 }
 
+export interface CommentTable {
+  id: Generated<string>;
+  blog_id: string;
+  user_id: string;
+  /** The top-level comment this one replies to; replies are one level deep. */
+  parent_id: string | null;
+  /** Markdown source. */
+  body: string;
+  /** `body` rendered and sanitised (no headings, no images). */
+  html: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  /** Set by a moderator: shown to its author only, not counted. */
+  hidden_at: Date | null;
+}
+
+export interface CommentMailSettingsTable {
+  user_id: string;
+  /** No row: on (the default). */
+  enabled: boolean;
+  updated_at: Generated<Date>;
+}
+
+export interface CommentMailSentTable {
+  user_id: string;
+  blog_id: string;
+  sent_at: Date;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -121,4 +152,7 @@ export interface Database {
   contact_messages: ContactMessageTable;
   blogs: BlogTable;
   votes: VoteTable;
+  comments: CommentTable;
+  comment_mail_settings: CommentMailSettingsTable;
+  comment_mail_sent: CommentMailSentTable;
 }

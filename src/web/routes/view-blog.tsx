@@ -4,6 +4,8 @@ import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { getBlogQueryOptions } from '../features/blogs/api/get-blog';
 import { BlogDetails } from '../features/blogs/components/blog-details';
+import { getCommentsQueryOptions } from '../features/comments/api/get-comments';
+import { CommentSection } from '../features/comments/components/comment-section';
 import { VoteButtons } from '../features/votes/components/vote-buttons';
 import { useSession } from '../lib/session';
 import { loadQuery, routeError } from '../lib/load-query';
@@ -21,12 +23,19 @@ function BlogDoesNotExist() {
   );
 }
 
-/** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner. */
+/** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner, and its comments below. */
 function ViewBlogPage() {
   const [searchParams] = useSearchParams();
-  const { data: blog } = useSuspenseQuery(getBlogQueryOptions(searchParams.get('id') ?? ''));
+  const id = searchParams.get('id') ?? '';
+  const { data: blog } = useSuspenseQuery(getBlogQueryOptions(id));
   const { data: session } = useSession();
-  return <BlogDetails blog={blog} isOwner={session?.user.id === blog.userId} votes={<VoteButtons blog={blog} />} />;
+  return (
+    <>
+      <BlogDetails blog={blog} isOwner={session?.user.id === blog.userId} votes={<VoteButtons blog={blog} />} />
+      {/* The id as the loader used it, so the comments are the ones it loaded. */}
+      <CommentSection blogId={id} blogOwnerId={blog.userId} />
+    </>
+  );
 }
 
 export const viewBlogScreen: Screen = {
@@ -36,7 +45,8 @@ export const viewBlogScreen: Screen = {
     // A missing id cannot name a blog: no request needed. A malformed one is the API's to refuse
     // (404, the same message), which keeps zod out of this screen's code.
     if (!id) throw routeError(404, messages.blogDoesNotExist);
-    await loadQuery(queryClient, getBlogQueryOptions(id));
+    // The comments are in the page's HTML too, for readers without JavaScript; both load at once.
+    await Promise.all([loadQuery(queryClient, getBlogQueryOptions(id)), loadQuery(queryClient, getCommentsQueryOptions(id))]);
     return null;
   },
   meta: ({ url, queryClient, site }) => {
