@@ -63,6 +63,27 @@ test('a card is as tall for a 5,000-word blog as for a short one; the blog page 
   expect(phone.fontSize).toBe(desktop.fontSize);
   expect(phone.count).toBeGreaterThanOrEqual(30);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // Edited, the byline says when.
+  const edit = await context.request.patch(`/api/blogs/${long.id}`, { multipart: { title: `${word} long`, blog: 'Now short.' }, headers: { origin: E2E_BASE_URL } });
+  expect(edit.status(), await edit.text()).toBe(200);
+  await page.reload();
+  await expect(byline).toContainText(/Updated \d{4}-\d{2}-\d{2}/);
+  await expect(byline).toContainText('1 min read');
+});
+
+test('an empty home list invites a signed-in reader to write the first blog, and a visitor to sign in first', async ({ page, context }) => {
+  // Other tests have written blogs on this server: the empty answer is staged for the browser's own request.
+  await page.route('**/api/blogs?page=1&sort=new', (route) => route.fulfill({ json: { items: [], page: 1, pageSize: 5, hasMore: false } }));
+  await page.goto('/?sort=top');
+  await page.getByRole('navigation', { name: 'Order of the blogs' }).getByRole('link', { name: 'New' }).click();
+  await expect(page.getByText('There are no blogs in the database :(')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in to write the first blog' })).toHaveAttribute('href', '/auth');
+
+  await signUpVerified(context);
+  await page.goto('/?sort=top');
+  await page.getByRole('navigation', { name: 'Order of the blogs' }).getByRole('link', { name: 'New' }).click();
+  await expect(page.getByRole('link', { name: 'Write the first blog' })).toHaveAttribute('href', '/create');
 });
 
 test('Top, New and Hot are links; the pager keeps the order in the URL', async ({ page, context }) => {
