@@ -23,6 +23,16 @@ export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });
 
+/**
+ * The home list's orders: 'top' (the spec's: best rated, then newest), 'new' (newest first) and
+ * 'hot' (rating with time decay, see the `hot_score` migration).
+ */
+export const blogSortSchema = z.enum(['top', 'new', 'hot']);
+export type BlogSort = z.infer<typeof blogSortSchema>;
+export const blogListQuerySchema = pageQuerySchema.extend({
+  sort: blogSortSchema.default('top'),
+});
+
 export const searchQuerySchema = z.object({
   searchTerm: z.string().max(SEARCH_TERM_MAX_LENGTH, `The search term is too long: at most ${SEARCH_TERM_MAX_LENGTH} characters.`).default(''),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
@@ -76,8 +86,16 @@ export const blogSchema = z.object({
 });
 export type Blog = z.infer<typeof blogSchema>;
 
+/**
+ * A blog as lists show it (home, search, author pages): everything a card needs, without the
+ * Markdown source and its HTML, which can be long (the card shows `excerpt`; the whole text is
+ * one click away).
+ */
+export const blogSummarySchema = blogSchema.omit({ blog: true, html: true });
+export type BlogSummary = z.infer<typeof blogSummarySchema>;
+
 export const blogPageSchema = z.object({
-  items: z.array(blogSchema),
+  items: z.array(blogSummarySchema),
   page: z.number().int(),
   pageSize: z.number().int(),
   hasMore: z.boolean(),
@@ -86,6 +104,12 @@ export type BlogPage = z.infer<typeof blogPageSchema>;
 
 export const searchPageSchema = blogPageSchema.extend({ total: z.number().int() });
 export type SearchPage = z.infer<typeof searchPageSchema>;
+
+/** `/api/authors/:id/blogs`: one page of an author's blogs, newest first, and who they are. */
+export const authorPageSchema = blogPageSchema.extend({
+  author: z.object({ id: z.string(), email: z.string() }),
+});
+export type AuthorPage = z.infer<typeof authorPageSchema>;
 
 export const voteResultSchema = z.object({
   blogId: z.string(),

@@ -25,4 +25,10 @@ export const messages = {
   magicLinkSent: 'Check your email for the magic link',
   passwordUpdated: 'Your password has been updated',
   addComment: 'Add a comment!',
+  // Reading (issues 13 and 14): texts of this site, not of the spec.
+  noSuchAuthor: 'This author does not exist',
+  blogsBy: (email: string) => `Blogs by ${email}`,
+  removeMyVote: 'Remove my vote',
+  writeFirstBlog: 'Write the first blog',
+  signInToWriteFirstBlog: 'Sign in to write the first blog',
 } as const;

@@ -17,7 +17,9 @@ function withQuery(path: string, params: Record<string, string | number | undefi
 const pageParam = (page?: number) => (page && page > 1 ? page : undefined);
 
 export const paths = {
-  home: (page?: number) => withQuery('/', { page: pageParam(page) }),
+  /** `sort` is left out for the default order ('top'), so `/` stays the canonical home page. */
+  home: (page?: number, sort?: string) => withQuery('/', { sort: sort === 'top' ? undefined : sort, page: pageParam(page) }),
+  author: (id: string, page?: number) => withQuery('/author', { id, page: pageParam(page) }),
   about: () => '/about',
   support: () => '/support',
   create: () => '/create',

@@ -18,6 +18,7 @@ export function PageHead({ meta, site }: { meta: PageMeta; site: SiteInfo }) {
       <meta name="description" content={meta.description} />
       <link rel="canonical" href={url} />
       <link rel="alternate" type="application/rss+xml" title={site.name} href={absoluteUrl(site.publicUrl, paths.rss())} />
+      {meta.feed && <link rel="alternate" type="application/rss+xml" title={meta.feed.title} href={absoluteUrl(site.publicUrl, meta.feed.path)} />}
       <meta property="og:type" content={meta.type ?? 'website'} />
       <meta property="og:title" content={meta.title ?? site.name} />
       <meta property="og:description" content={meta.description} />

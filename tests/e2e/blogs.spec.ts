@@ -81,7 +81,8 @@ test.describe('blogs', () => {
     // The home card.
     const card = await findOnHome(page, title);
     await expect(card).toContainText(`Author: ${email}`);
-    expect(await card.locator('.blog-body').innerText()).toBe('First line.\nSecond line.\n\nA new paragraph.');
+    // The card shows the excerpt: the plain text, on one run of lines.
+    expect(await card.locator('.blog-excerpt').innerText()).toBe('First line. Second line. A new paragraph.');
     await expect(card).toContainText('Upvote Count: 0');
     await expect(card).toContainText('Downvote Count: 0');
     const image = card.getByRole('img');
@@ -228,7 +229,7 @@ test.describe('blogs', () => {
     await page.goto('/about');
     await expect(page.getByRole('heading', { name: 'About us' })).toBeVisible();
     let failing = true;
-    await page.route('**/api/blogs?page=1', async (route) => {
+    await page.route('**/api/blogs?page=1&sort=top', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       if (failing) await route.fulfill({ status: 503, json: { error: 'UNAVAILABLE', message: 'The database is asleep.' } });
       else await route.continue();
@@ -247,7 +248,7 @@ test.describe('blogs', () => {
     // the browser's own request on navigating home.
     await page.goto('/about');
     await expect(page.getByRole('heading', { name: 'About us' })).toBeVisible();
-    await page.route('**/api/blogs?page=1', (route) =>
+    await page.route('**/api/blogs?page=1&sort=top', (route) =>
       route.fulfill({ json: { items: [], page: 1, pageSize: 5, hasMore: false } }),
     );
     await page.getByRole('link', { name: 'Home', exact: true }).first().click();

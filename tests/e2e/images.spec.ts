@@ -35,7 +35,8 @@ test.describe('images sized for the screen', () => {
     expect(srcset.split(', ').map((candidate) => candidate.split(' ')[1])).toEqual(['480w', '960w', '1600w']);
     await expect(image).toHaveAttribute('width', '1600');
     await expect(image).toHaveAttribute('height', '800');
-    await expect(image).toHaveAttribute('sizes', /\(min-width: 1200px\) 1082px/);
+    // The article's column: 672 px from the md breakpoint up.
+    await expect(image).toHaveAttribute('sizes', /\(min-width: 768px\) 672px/);
     await expect(image).toHaveAttribute('fetchpriority', 'high');
     // The browser picked a file from the srcset, and it loaded.
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.currentSrc)).toMatch(/\.webp$/);

@@ -1,7 +1,7 @@
-import type { Blog, BlogImage } from '../../shared/blog-schema.js';
+import type { Blog, BlogImage, BlogSummary } from '../../shared/blog-schema.js';
 import { ogImageKey, variantImageKey } from '../storage/image-key.js';
 import type { ImageStorage } from '../storage/storage.js';
-import type { BlogRow } from './blog-rows.repository.js';
+import type { BlogRow, BlogSummaryRow } from './blog-rows.repository.js';
 import { renderBlogBody } from './blog-rendering.service.js';
 
 /** Maps a row to the API's blog; rows never leave the server as they are. */
@@ -11,11 +11,24 @@ export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
     row.html !== null && row.excerpt !== null && row.reading_minutes !== null
       ? { html: row.html, excerpt: row.excerpt, readingMinutes: row.reading_minutes }
       : renderBlogBody(row.body, storage);
+  return { ...summaryFields(row, storage), blog: row.body, ...rendered };
+}
+
+/** A row of a list to the API's list item: the card's fields, without the source and its HTML. */
+export function toBlogSummaryJson(row: BlogSummaryRow, storage: ImageStorage): BlogSummary {
+  const fields = summaryFields(row, storage);
+  if (row.excerpt !== null && row.reading_minutes !== null) return { ...fields, excerpt: row.excerpt, readingMinutes: row.reading_minutes };
+  // Not rendered yet (the start-up backfill has not reached it): the query brought the source instead.
+  const { excerpt, readingMinutes } = renderBlogBody(row.unrendered_body ?? '', storage);
+  return { ...fields, excerpt, readingMinutes };
+}
+
+type CommonRow = Omit<BlogSummaryRow, 'unrendered_body' | 'excerpt' | 'reading_minutes'>;
+
+function summaryFields(row: CommonRow, storage: ImageStorage): Omit<BlogSummary, 'excerpt' | 'readingMinutes'> {
   return {
     id: row.id,
     title: row.title,
-    blog: row.body,
-    ...rendered,
     author: row.author,
     userId: row.user_id,
     imageUrl: row.image_key ? storage.publicUrl(row.image_key) : null,

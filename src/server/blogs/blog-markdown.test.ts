@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blogPageSchema, blogSchema, searchPageSchema, type Blog } from '../../shared/blog-schema.js';
+import { blogSchema, searchPageSchema, type Blog } from '../../shared/blog-schema.js';
 import { BLOG_MAX_LENGTH } from '../../shared/constants.js';
 import { expectSafeHtml } from '../markdown/test-support/safe-html.js';
 import { createImageStorage } from '../storage/storage.js';
@@ -96,17 +96,34 @@ describe('blogs in Markdown (API)', () => {
     );
   });
 
-  it('every listing carries the rendering: home pages and search results', async () => {
+  it('listings carry the excerpt and reading time, not the source nor its HTML: home pages and search results', async () => {
     const title = `Listed markdown ${Date.now()}`;
     const created = await writeBlog(t, author, '*listed*', { title });
-    const home = blogPageSchema.parse((await t.app.inject({ method: 'GET', url: '/api/blogs?page=1' })).json());
+    const home = (await t.app.inject({ method: 'GET', url: '/api/blogs?page=1' })).json<Record<string, unknown> & { items: Array<Record<string, unknown>> }>();
     const onHome = home.items.find((item) => item.id === created.id);
-    expect(onHome?.html).toBe('<p><em>listed</em></p>\n');
+    expect(onHome).toMatchObject({ excerpt: 'listed', readingMinutes: 1 });
+    expect(onHome).not.toHaveProperty('html');
+    expect(onHome).not.toHaveProperty('blog');
+    const search = (
+      await t.app.inject({ method: 'GET', url: `/api/search?searchTerm=${encodeURIComponent(title)}` })
+    ).json<{ items: Array<Record<string, unknown>> }>();
+    const found = search.items.find((item) => item.id === created.id);
+    expect(found).toMatchObject({ excerpt: 'listed', readingMinutes: 1 });
+    expect(found).not.toHaveProperty('html');
+    expect(found).not.toHaveProperty('blog');
+  });
+
+  it('a list still shows the excerpt of a blog the start-up backfill has not rendered yet', async () => {
+    const title = `Unrendered ${Date.now()}`;
+    const row = await t.database.db
+      .insertInto('blogs')
+      .values({ user_id: author.id, title, body: 'Old **plain** text', html: null, excerpt: null, reading_minutes: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const search = searchPageSchema.parse(
       (await t.app.inject({ method: 'GET', url: `/api/search?searchTerm=${encodeURIComponent(title)}` })).json(),
     );
-    const found = search.items.find((item) => item.id === created.id);
-    expect(found).toMatchObject({ html: '<p><em>listed</em></p>\n', excerpt: 'listed', readingMinutes: 1 });
+    expect(search.items.find((item) => item.id === row.id)).toMatchObject({ excerpt: 'Old plain text', readingMinutes: 1 });
   });
 
   const hostile: Array<[string, string]> = [

@@ -1,11 +1,8 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 
-/**
- * The one query shape every blog listing starts from (home, one blog, search): the blog, its
- * author's e-mail, and the viewer's own vote. Callers add where/order/limit.
- */
-export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
+/** The blog, its author's e-mail and the viewer's own vote: what every listing starts from. */
+function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
   return db
     .selectFrom('blogs')
     .innerJoin('user', 'user.id', 'blogs.user_id')
@@ -15,8 +12,6 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
     .select([
       'blogs.id',
       'blogs.title',
-      'blogs.body',
-      'blogs.html',
       'blogs.excerpt',
       'blogs.reading_minutes',
       'blogs.user_id',
@@ -35,5 +30,22 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
     ]);
 }
 
+/** A whole blog (its own page, the answer to a write): with its Markdown source and HTML. Callers add where. */
+export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
+  return selectBlogBase(db, viewerId).select(['blogs.body', 'blogs.html']);
+}
+
+/**
+ * Blogs as lists show them (home, search, author pages): without the source and its HTML, which
+ * can be long. The source is read only for a row the start-up backfill has not rendered yet, to
+ * make its excerpt from. Callers add where/order/limit.
+ */
+export function selectBlogSummaryRows(db: Kysely<Database>, viewerId: string | null) {
+  return selectBlogBase(db, viewerId).select(
+    sql<string | null>`case when blogs.excerpt is null or blogs.reading_minutes is null then blogs.body end`.as('unrendered_body'),
+  );
+}
+
 /** A row of `selectBlogRows`, derived from the query so the two cannot drift apart. */
 export type BlogRow = Awaited<ReturnType<ReturnType<typeof selectBlogRows>['executeTakeFirstOrThrow']>>;
+export type BlogSummaryRow = Awaited<ReturnType<ReturnType<typeof selectBlogSummaryRows>['executeTakeFirstOrThrow']>>;

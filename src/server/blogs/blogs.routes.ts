@@ -2,11 +2,11 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
+import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
-import { assertOwnBlog, createBlog, deleteBlog, getBlog, listBlogs, updateBlog, type BlogsDeps } from './blogs.service.js';
+import { assertOwnBlog, createBlog, deleteBlog, getBlog, listAuthorBlogs, listBlogs, updateBlog, type BlogsDeps } from './blogs.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 
 /** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
@@ -35,8 +35,8 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     {
       schema: {
         tags: ['blogs'],
-        summary: 'One page of blogs, best rated first, then newest',
-        querystring: pageQuerySchema,
+        summary: "One page of blogs: 'top' (best rated, then newest; the default), 'new' (newest first) or 'hot' (rating with time decay)",
+        querystring: blogListQuerySchema,
         response: { 200: blogPageSchema },
       },
     },
@@ -44,7 +44,26 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
-      return listBlogs(serviceDeps(request), viewer?.id ?? null, request.query.page);
+      return listBlogs(serviceDeps(request), viewer?.id ?? null, request.query);
+    },
+  );
+
+  app.get(
+    '/api/authors/:id/blogs',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: "One page of an author's blogs, newest first, and the author's e-mail",
+        params: idParams,
+        querystring: pageQuerySchema,
+        response: { 200: authorPageSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      const viewer = await deps.sessions.optionalUser(request);
+      void reply.header('cache-control', 'private, no-cache');
+      return listAuthorBlogs(serviceDeps(request), viewer?.id ?? null, request.params.id, request.query.page);
     },
   );
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { blogIdSchema, blogInputSchema, type Blog, type BlogPage } from '../../shared/blog-schema.js';
+import { blogIdSchema, blogInputSchema, type AuthorPage, type Blog, type BlogPage, type BlogSort } from '../../shared/blog-schema.js';
 import { PAGE_SIZE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
 import type { Database } from '../db/schema.js';
@@ -8,7 +8,7 @@ import { badRequest, forbidden, notFound } from '../errors.js';
 import { removeStoredImage, storeUploadedImage, type StoredImage } from '../images/stored-image.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
-import { toBlogJson } from './blog-json.js';
+import { toBlogJson, toBlogSummaryJson } from './blog-json.js';
 import { renderBlogBody } from './blog-rendering.service.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
@@ -17,7 +17,8 @@ import {
   findBlogRow,
   insertBlog,
   lockBlogOwnership,
-  selectHomePage,
+  findAuthorEmail,
+  selectListPage,
   updateOwnBlog,
 } from './blogs.repository.js';
 
@@ -37,11 +38,22 @@ export function parseBlogId(id: string): string {
   return parsed.data;
 }
 
-export async function listBlogs(deps: BlogsDeps, viewerId: string | null, page: number): Promise<BlogPage> {
+export async function listBlogs(deps: BlogsDeps, viewerId: string | null, query: { page: number; sort: BlogSort }): Promise<BlogPage> {
+  return listPage(deps, viewerId, query.sort, query.page);
+}
+
+/** One page of an author's public blogs, newest first, with who they are; 404 for no such user. */
+export async function listAuthorBlogs(deps: BlogsDeps, viewerId: string | null, authorId: string, page: number): Promise<AuthorPage> {
+  const email = await findAuthorEmail(deps.db, authorId);
+  if (email === undefined) throw notFound(messages.noSuchAuthor);
+  return { author: { id: authorId, email }, ...(await listPage(deps, viewerId, 'new', page, authorId)) };
+}
+
+async function listPage(deps: BlogsDeps, viewerId: string | null, sort: BlogSort, page: number, authorId?: string): Promise<BlogPage> {
   // One row more than a page says exactly whether another page exists.
-  const rows = await selectHomePage(deps.db, viewerId, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 });
+  const rows = await selectListPage(deps.db, viewerId, sort, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1, authorId });
   return {
-    items: rows.slice(0, PAGE_SIZE).map((row) => toBlogJson(row, deps.storage)),
+    items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)),
     page,
     pageSize: PAGE_SIZE,
     hasMore: rows.length > PAGE_SIZE,

@@ -14,6 +14,7 @@ export function cacheTagsFor(url: string): string[] | undefined {
   switch (path) {
     case '/':
     case '/search':
+    case '/author':
     case '/api/blogs':
     case '/api/search':
     case '/rss.xml':
@@ -30,6 +31,8 @@ export function cacheTagsFor(url: string): string[] | undefined {
       return id ? [`blog:${id}`] : undefined;
     }
   }
+  // An author's list changes with their blogs, like every other list.
+  if (/^\/api\/authors\/[^/]+\/blogs$/.test(path)) return ['lists'];
   // A blog's comments change with its page: the same tag.
   const blog = /^\/api\/blogs\/([^/]+)(\/comments)?$/.exec(path);
   return blog ? [`blog:${decodeURIComponent(blog[1]!)}`] : undefined;

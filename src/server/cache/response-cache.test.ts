@@ -54,12 +54,17 @@ describe('the response cache', () => {
     expect(cacheTagsFor('/api/blogs/abc')).toEqual(['blog:abc']);
     expect(cacheTagsFor('/search?searchTerm=x')).toEqual(['lists']);
     expect(cacheTagsFor('/rss.xml?author=u')).toEqual(['lists']);
+    expect(cacheTagsFor('/?sort=hot&page=2')).toEqual(['lists']);
+    expect(cacheTagsFor('/api/blogs?page=2&sort=new')).toEqual(['lists']);
+    expect(cacheTagsFor('/author?id=u&page=2')).toEqual(['lists']);
+    expect(cacheTagsFor('/api/authors/u/blogs?page=2')).toEqual(['lists']);
     expect(cacheTagsFor('/settings')).toBeUndefined();
     expect(cacheTagsFor('/api/account')).toBeUndefined();
     expect(cacheTagsFor('/api/auth/get-session')).toBeUndefined();
     expect(writeTagsFor('POST', '/api/blogs')).toEqual(['lists']);
     expect(writeTagsFor('PATCH', '/api/blogs/abc')).toEqual(['lists', 'blog:abc']);
     expect(writeTagsFor('PUT', '/api/blogs/abc/vote')).toEqual(['lists', 'blog:abc']);
+    expect(writeTagsFor('DELETE', '/api/blogs/abc/vote')).toEqual(['lists', 'blog:abc']);
     expect(writeTagsFor('DELETE', '/api/account')).toEqual(['*']);
     expect(writeTagsFor('POST', '/api/contact')).toBeUndefined();
   });

@@ -7,6 +7,7 @@ import * as feedIndexes from './migrations/2026-11-23-02-feed-indexes.js';
 import * as blogHtml from './migrations/2026-11-23-03-blog-html.js';
 import * as imageVariants from './migrations/2026-11-23-04-image-variants.js';
 import * as comments from './migrations/2026-11-23-07-comments.js';
+import * as hotScore from './migrations/2026-11-23-09-hot-score.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-03-blog-html': blogHtml,
   '2026-11-23-04-image-variants': imageVariants,
   '2026-11-23-07-comments': comments,
+  '2026-11-23-09-hot-score': hotScore,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

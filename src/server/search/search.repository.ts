@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { selectBlogRows } from '../blogs/blog-rows.repository.js';
+import { selectBlogSummaryRows } from '../blogs/blog-rows.repository.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -50,7 +50,7 @@ export function searchBlogRows(
     .limit(options.limit)
     .offset(options.offset)
     .as('page');
-  return selectBlogRows(db, options.viewerId)
+  return selectBlogSummaryRows(db, options.viewerId)
     .innerJoin(page, 'page.id', 'blogs.id')
     .select('page.total')
     .orderBy('page.rank', 'desc')

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SearchPage } from '../../shared/blog-schema.js';
 import { PAGE_SIZE, SEARCH_MAX_WORDS } from '../../shared/constants.js';
 import { badRequest } from '../errors.js';
-import { toBlogJson } from '../blogs/blog-json.js';
+import { toBlogSummaryJson } from '../blogs/blog-json.js';
 import type { Database } from '../db/schema.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { countMatchingBlogs, preferTitleIndex, searchBlogRows } from './search.repository.js';
@@ -39,7 +39,7 @@ export async function searchBlogs(
   });
   return {
     ...empty,
-    items: rows.map((row) => toBlogJson(row, deps.storage)),
+    items: rows.map((row) => toBlogSummaryJson(row, deps.storage)),
     total,
     hasMore: offset + rows.length < total,
   };

@@ -231,7 +231,7 @@ describe('search', () => {
     expect(anonymous).toMatchObject({
       id: voted,
       title: 'Cherry tart',
-      blog: 'About Cherry tart.',
+      excerpt: 'About Cherry tart.',
       author: author.email,
       userId: author.id,
       imageUrl: null,

@@ -41,3 +41,9 @@ export async function selectVoteCounts(db: Kysely<Database>, blogId: string) {
     .where('id', '=', blogId)
     .executeTakeFirst();
 }
+
+/** Takes the user's vote on the blog back; the trigger moves the counts. Answers whether there was one. */
+export async function deleteVote(db: Kysely<Database>, vote: { blogId: string; userId: string }): Promise<boolean> {
+  const result = await db.deleteFrom('votes').where('blog_id', '=', vote.blogId).where('user_id', '=', vote.userId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

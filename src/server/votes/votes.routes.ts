@@ -5,7 +5,7 @@ import { messages } from '../../shared/messages.js';
 import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
-import { castVote } from './votes.service.js';
+import { castVote, removeVote } from './votes.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 
 /** Per client address: more than anyone clicks by hand, a stop for a script. */
@@ -35,6 +35,25 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const blogId = blogIdSchema.safeParse(request.params.id);
       if (!blogId.success) throw notFound(messages.blogDoesNotExist);
       return castVote(deps.db, { blogId: blogId.data, userId: user.id, direction: request.body.direction });
+    },
+  );
+
+  app.delete(
+    '/api/blogs/:id/vote',
+    {
+      schema: {
+        tags: ['votes'],
+        summary: "Take the user's vote on a blog back (nothing to do when there is none)",
+        params: z.object({ id: z.string() }),
+        response: { 200: voteResultSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, 'You are voting very fast. Please wait a moment and try again.');
+      const blogId = blogIdSchema.safeParse(request.params.id);
+      if (!blogId.success) throw notFound(messages.blogDoesNotExist);
+      return removeVote(deps.db, { blogId: blogId.data, userId: user.id });
     },
   );
 };

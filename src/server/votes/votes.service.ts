@@ -3,7 +3,7 @@ import type { VoteDirection, VoteResult } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
 import type { Database } from '../db/schema.js';
 import { conflict, notFound, unauthorized } from '../errors.js';
-import { lockBlogForVote, selectVoteCounts, upsertVote } from './votes.repository.js';
+import { deleteVote, lockBlogForVote, selectVoteCounts, upsertVote } from './votes.repository.js';
 
 export interface VoteCommand {
   blogId: string;
@@ -30,6 +30,21 @@ export async function castVote(db: Kysely<Database>, command: VoteCommand): Prom
     const counts = await selectVoteCounts(trx, command.blogId);
     if (!counts) throw notFound(messages.blogDoesNotExist);
     return { blogId: command.blogId, ...counts, myVote: command.direction };
+  });
+}
+
+/**
+ * Takes the user's vote back, in one transaction with the read of the new counts, like a vote.
+ * Without a vote there is nothing to take back: the answer is the same (the blog's counts, no
+ * vote), so a repeated click or a second tab does no harm.
+ */
+export async function removeVote(db: Kysely<Database>, command: Omit<VoteCommand, 'direction'>): Promise<VoteResult> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await lockBlogForVote(trx, command.blogId))) throw notFound(messages.blogDoesNotExist);
+    await deleteVote(trx, command);
+    const counts = await selectVoteCounts(trx, command.blogId);
+    if (!counts) throw notFound(messages.blogDoesNotExist);
+    return { blogId: command.blogId, ...counts, myVote: null };
   });
 }
 

@@ -90,6 +90,69 @@ describe('votes', () => {
     expect(rows[0]).toMatchObject({ user_id: voter.id, direction: 'up' });
   });
 
+  const unvote = (blogId: string, user?: TestUser) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: `/api/blogs/${encodeURIComponent(blogId)}/vote`,
+      headers: { origin: TEST_PUBLIC_URL, ...(user ? { cookie: user.cookie } : {}) },
+      remoteAddress: randomIp(),
+    });
+
+  /** The stored hot score, and what the formula gives for the blog's stored counts and age. */
+  const hotScores = async (blogId: string) => {
+    const row = await t.database.db
+      .selectFrom('blogs')
+      .select(['hot_score', 'upvotes', 'downvotes', sql<number>`extract(epoch from created_at)::float8`.as('epoch')])
+      .where('id', '=', blogId)
+      .executeTakeFirstOrThrow();
+    const rating = row.upvotes - row.downvotes;
+    return { stored: row.hot_score, expected: Math.sign(rating) * Math.log10(Math.max(Math.abs(rating), 1)) + row.epoch / 259_200 };
+  };
+
+  it("takes a vote back: counts and hot score return, the user may vote again, and there being no vote is no error", async () => {
+    const blogId = await insertBlog();
+    const others = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
+    for (const other of others) expect((await vote(blogId, 'up', other)).statusCode).toBe(200);
+    const before = await hotScores(blogId);
+    expect((await vote(blogId, 'up', voter)).json()).toMatchObject({ upvotes: 3, rating: 3 });
+    const voted = await hotScores(blogId);
+    expect(voted.stored).toBeCloseTo(voted.expected, 9);
+    expect(voted.stored).toBeGreaterThan(before.stored);
+
+    const removed = await unvote(blogId, voter);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json()).toEqual({ blogId, upvotes: 2, downvotes: 0, rating: 2, myVote: null });
+    expect(await blogCounts(blogId)).toEqual(await countedVotes(blogId));
+    expect((await hotScores(blogId)).stored).toBeCloseTo(before.stored, 12);
+    const myVote = await t.database.db.selectFrom('votes').select('direction').where('blog_id', '=', blogId).where('user_id', '=', voter.id).executeTakeFirst();
+    expect(myVote).toBeUndefined();
+
+    // Nothing left to take back: the same answer, nothing moves.
+    const again = await unvote(blogId, voter);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ blogId, upvotes: 2, downvotes: 0, rating: 2, myVote: null });
+
+    // A downvote after taking the upvote back; the same vote twice is still refused with the spec's text.
+    expect((await vote(blogId, 'down', voter)).json()).toMatchObject({ upvotes: 2, downvotes: 1, rating: 1, myVote: 'down' });
+    expect((await vote(blogId, 'down', voter)).json()).toEqual({ error: 'ALREADY_VOTED', message: messages.alreadyDownvoted });
+    const scored = await hotScores(blogId);
+    expect(scored.stored).toBeCloseTo(scored.expected, 9);
+  });
+
+  it('refuses to take back a vote when signed out (401) or on an unknown blog (404)', async () => {
+    const blogId = await insertBlog();
+    expect((await vote(blogId, 'up', voter)).statusCode).toBe(200);
+    const anonymous = await unvote(blogId);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({ error: 'UNAUTHORIZED' });
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const response = await unvote(id, voter);
+      expect(response.statusCode, id).toBe(404);
+      expect(response.json()).toEqual({ error: 'NOT_FOUND', message: messages.blogDoesNotExist });
+    }
+    expect(await blogCounts(blogId)).toEqual({ upvotes: 1, downvotes: 0, rating: 1 });
+  });
+
   it('adds up the votes of several users; rating is always upvotes minus downvotes', async () => {
     const blogId = await insertBlog();
     const others = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { BlogSort } from '../../shared/blog-schema';
 
 /**
  * The query keys of everything that shows blogs (lists, single blogs, searches), built here so
@@ -8,7 +9,9 @@ import type { QueryClient } from '@tanstack/react-query';
 export const blogQueryKeys = {
   all: ['blogs'] as const,
   lists: () => [...blogQueryKeys.all, 'list'] as const,
-  list: (page: number) => [...blogQueryKeys.lists(), page] as const,
+  list: (page: number, sort: BlogSort) => [...blogQueryKeys.lists(), sort, page] as const,
+  /** Under `lists()`, so whatever refreshes the lists refreshes author pages too. */
+  author: (authorId: string, page: number) => [...blogQueryKeys.lists(), 'author', authorId, page] as const,
   details: () => [...blogQueryKeys.all, 'detail'] as const,
   detail: (id: string) => [...blogQueryKeys.details(), id] as const,
 };

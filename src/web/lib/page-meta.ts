@@ -14,6 +14,8 @@ export interface PageMeta {
   type?: 'website' | 'article';
   /** Site-relative or absolute URL of the preview image. */
   image?: string | null;
+  /** A feed of this page's own list (an author's blogs), beside the site's feed. */
+  feed?: { title: string; path: string };
   /** JSON-LD for the page (a `BlogPosting` on blogs). */
   jsonLd?: Record<string, unknown>;
 }

@@ -1,17 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { BlogPage } from '../../../../shared/blog-schema';
+import type { BlogPage, BlogSort } from '../../../../shared/blog-schema';
 import { apiFetch } from '../../../lib/api-client';
 import { blogQueryKeys } from '../../../lib/blog-query-keys';
 
-/** One page of the home list (5 blogs), best rated first. */
-export function getBlogs(page: number, signal?: AbortSignal) {
-  return apiFetch<BlogPage>(`/api/blogs?page=${page}`, { signal });
+/** One page of the home list (5 blogs) in one of its orders. */
+export function getBlogs(page: number, sort: BlogSort, signal?: AbortSignal) {
+  return apiFetch<BlogPage>(`/api/blogs?page=${page}&sort=${sort}`, { signal });
 }
 
-export function getBlogsQueryOptions(page: number) {
+export function getBlogsQueryOptions(page: number, sort: BlogSort) {
   return queryOptions({
-    queryKey: blogQueryKeys.list(page),
-    queryFn: ({ signal }) => getBlogs(page, signal),
+    queryKey: blogQueryKeys.list(page, sort),
+    queryFn: ({ signal }) => getBlogs(page, sort, signal),
   });
 }
-

@@ -1,25 +1,30 @@
 import { useId } from 'react';
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
-import type { Blog } from '../../../../shared/blog-schema';
+import type { BlogSummary } from '../../../../shared/blog-schema';
 import { paths } from '../../../../shared/paths';
 import { createdDate } from './blog-dates';
 import { BlogImage } from './blog-image';
 
 /**
- * One blog in a list (home, search): author, title, body, image, link, counts, date.
- * `priority` goes to the first card of a list: its image is likely the largest thing on screen.
+ * One blog in a list (home, search, author pages): author (a link to their page), title, the
+ * body's excerpt (so a card is as tall for a long blog as for a short one), image, link, counts,
+ * date. `priority` goes to the first card of a list: its image is likely the largest thing on screen.
  */
-export function BlogCard({ blog, priority = false }: { blog: Blog; priority?: boolean }) {
+export function BlogCard({ blog, priority = false }: { blog: BlogSummary; priority?: boolean }) {
   const titleId = useId();
   return (
     <Card className="mb-4" as="article" aria-labelledby={titleId}>
-      <Card.Header>Author: {blog.author}</Card.Header>
+      <Card.Header>
+        <Link to={paths.author(blog.userId)} className="link-body-emphasis">
+          Author: {blog.author}
+        </Link>
+      </Card.Header>
       <Card.Body>
         <Card.Title as="h2" className="h4" id={titleId}>
           {blog.title}
         </Card.Title>
-        <Card.Text className="blog-body">{blog.blog}</Card.Text>
+        <Card.Text className="blog-excerpt">{blog.excerpt}</Card.Text>
         <BlogImage blog={blog} fit="cover" priority={priority} />
         <Link className="btn btn-primary" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
           View this Blog

@@ -15,8 +15,11 @@ export const CARD_IMAGE_HEIGHT = 900;
 export const CARD_IMAGE_SIZES =
   '(min-width: 1400px) 1262px, (min-width: 1200px) 1082px, (min-width: 992px) 902px, ' +
   '(min-width: 768px) 662px, (min-width: 576px) 482px, calc(100vw - 58px)';
-/** The blog page's image fills the same column as a card today; kept apart so either can change. */
-export const ARTICLE_IMAGE_SIZES = CARD_IMAGE_SIZES;
+/**
+ * The blog page's cover fills its article column (`.blog-article`, at most 42rem = 672 px), or
+ * the `.container` less its gutter on narrower screens.
+ */
+export const ARTICLE_IMAGE_SIZES = '(min-width: 768px) 672px, (min-width: 576px) 516px, calc(100vw - 24px)';
 
 interface BlogImageProps {
   blog: Pick<Blog, 'title' | 'imageUrl' | 'image'>;

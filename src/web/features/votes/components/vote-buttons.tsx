@@ -5,22 +5,23 @@ import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 import { useCastVote } from '../api/cast-vote';
+import { useRemoveVote } from '../api/remove-vote';
 
 /**
  * The blog's counts for everyone; Upvote and Downvote buttons for signed-in users, pressed on
- * the way they voted. A refused vote ('You have already upvoted this blog') or any other failure
- * shows in the app's dialog.
+ * the way they voted, and 'Remove my vote' once they have voted. A refused vote ('You have
+ * already upvoted this blog') or any other failure shows in the app's dialog.
  */
 export function VoteButtons({ blog }: { blog: Blog }) {
   const { data: session } = useSession();
   const castVote = useCastVote();
+  const takeBack = useRemoveVote();
   const showDialog = useDialog();
+  const working = castVote.isPending || takeBack.isPending;
+  const onError = (error: unknown) => void showDialog({ title: messages.errorTitle, message: errorMessage(error) });
 
   const vote = (direction: VoteDirection) => {
-    castVote.mutate(
-      { blogId: blog.id, direction },
-      { onError: (error) => void showDialog({ title: messages.errorTitle, message: errorMessage(error) }) },
-    );
+    castVote.mutate({ blogId: blog.id, direction }, { onError });
   };
 
   return (
@@ -30,7 +31,7 @@ export function VoteButtons({ blog }: { blog: Blog }) {
           <Button
             variant={blog.myVote === 'up' ? 'success' : 'outline-success'}
             aria-pressed={blog.myVote === 'up'}
-            disabled={castVote.isPending}
+            disabled={working}
             onClick={() => vote('up')}
           >
             Upvote
@@ -38,11 +39,16 @@ export function VoteButtons({ blog }: { blog: Blog }) {
           <Button
             variant={blog.myVote === 'down' ? 'danger' : 'outline-danger'}
             aria-pressed={blog.myVote === 'down'}
-            disabled={castVote.isPending}
+            disabled={working}
             onClick={() => vote('down')}
           >
             Downvote
           </Button>
+          {blog.myVote && (
+            <Button variant="link" className="px-1" disabled={working} onClick={() => takeBack.mutate({ blogId: blog.id }, { onError })}>
+              {messages.removeMyVote}
+            </Button>
+          )}
         </div>
       )}
       <div className="d-flex flex-wrap gap-3" aria-live="polite">

@@ -1,0 +1,71 @@
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { messages } from '../../shared/messages';
+import { paths } from '../../shared/paths';
+import { Pager } from '../components/pager';
+import { getAuthorBlogsQueryOptions } from '../features/blogs/api/get-author-blogs';
+import { BlogCard } from '../features/blogs/components/blog-card';
+import { loadQuery, routeError } from '../lib/load-query';
+import type { Screen } from '../lib/screen';
+import { pageFromUrl, usePageParam } from '../lib/use-page-param';
+
+const listOf = (url: URL) => ({ id: url.searchParams.get('id') ?? '', page: pageFromUrl(url.searchParams.get('page')) });
+
+function AuthorDoesNotExist() {
+  return (
+    <div className="py-4">
+      <h1 className="h3">{messages.noSuchAuthor}</h1>
+      <Link to={paths.home()}>Go to the home page</Link>
+    </div>
+  );
+}
+
+/** /author?id={userId}&page=N : an author's blogs, newest first, 5 a page, with the home list's cards and pager. */
+function AuthorPage() {
+  const [searchParams] = useSearchParams();
+  const id = searchParams.get('id') ?? '';
+  const [page, goTo] = usePageParam();
+  const { data: list } = useSuspenseQuery(getAuthorBlogsQueryOptions(id, page));
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    if (list.hasMore) void queryClient.prefetchQuery(getAuthorBlogsQueryOptions(id, page + 1));
+  }, [list.hasMore, id, page, queryClient]);
+
+  return (
+    <>
+      <h1 className="h3 mb-4">{messages.blogsBy(list.author.email)}</h1>
+      {list.items.length === 0 ? (
+        <p>{page === 1 ? 'No blogs yet.' : 'There are no blogs on this page.'}</p>
+      ) : (
+        list.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)
+      )}
+      <Pager page={page} hasMore={list.hasMore} onPageChange={goTo} />
+    </>
+  );
+}
+
+export const authorScreen: Screen = {
+  Component: AuthorPage,
+  loader: (queryClient) => async ({ request }) => {
+    const { id, page } = listOf(new URL(request.url));
+    if (!id) throw routeError(404, messages.noSuchAuthor);
+    await loadQuery(queryClient, getAuthorBlogsQueryOptions(id, page));
+    return null;
+  },
+  meta: ({ url, queryClient }) => {
+    const { id, page } = listOf(url);
+    const list = id ? queryClient.getQueryData(getAuthorBlogsQueryOptions(id, page).queryKey) : undefined;
+    if (!list) return { title: messages.noSuchAuthor, description: messages.noSuchAuthor, path: paths.author(id, page) };
+    const heading = messages.blogsBy(list.author.email);
+    return {
+      title: page > 1 ? `${heading}, page ${page}` : heading,
+      description: `The blogs ${list.author.email} wrote, newest first.`,
+      path: paths.author(list.author.id, page),
+      feed: { title: heading, path: paths.rss(list.author.id) },
+    };
+  },
+  loadError: 'The blogs could not be loaded.',
+  NotFound: AuthorDoesNotExist,
+};
