@@ -15,6 +15,8 @@ import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
+import { blogEditorRoutes } from './blogs/blog-editor.routes.js';
+import { inlineImageRoutes } from './inline-images/inline-images.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
 import { createSessions } from './auth/session.js';
@@ -120,6 +122,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(authRoutes, deps);
   await app.register(accountRoutes, deps);
   await app.register(blogRoutes, deps);
+  await app.register(blogEditorRoutes, deps);
+  await app.register(inlineImageRoutes, deps);
   await app.register(voteRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);

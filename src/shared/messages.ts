@@ -24,4 +24,5 @@ export const messages = {
   anErrorOccurred: 'An error occurred',
   magicLinkSent: 'Check your email for the magic link',
   passwordUpdated: 'Your password has been updated',
+  tooManyInlineImages: 'A blog can show at most 20 images. Remove some images from the content and try again.',
 } as const;

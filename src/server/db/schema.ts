@@ -111,6 +111,16 @@ export interface VoteTable {
   updated_at: Generated<Date>;
 }
 
+/** An image uploaded to sit inside a blog's text; `blog_id` is null until a saved blog names it. */
+export interface InlineImageTable {
+  key: string;
+  user_id: string;
+  blog_id: string | null;
+  width: number;
+  height: number;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -121,4 +131,5 @@ export interface Database {
   contact_messages: ContactMessageTable;
   blogs: BlogTable;
   votes: VoteTable;
+  inline_images: InlineImageTable;
 }

@@ -23,6 +23,8 @@ export interface MarkdownOptions {
 
 interface RenderEnv {
   imagePrefixes: readonly string[];
+  /** Filled while rendering: the stored images the HTML shows. */
+  imageUrls: Set<string>;
 }
 
 const md = new MarkdownIt({
@@ -50,11 +52,13 @@ export interface RenderedMarkdown {
   /** Plain text, at most about 200 characters, cut at a word. */
   excerpt: string;
   readingMinutes: number;
+  /** The distinct URLs of this site's stored images that the HTML shows, in order of appearance. */
+  imageUrls: string[];
 }
 
 /** Parsed once; the same tokens give the HTML, the excerpt and the word count. */
 export function renderMarkdown(source: string, options: MarkdownOptions): RenderedMarkdown {
-  const env: RenderEnv = { imagePrefixes: normaliseImagePrefixes(options.imagePrefixes) };
+  const env: RenderEnv = { imagePrefixes: normaliseImagePrefixes(options.imagePrefixes), imageUrls: new Set() };
   const tokens = md.parse(source, env);
   const html = sanitizeBlogMarkup(md.renderer.render(tokens, md.options, env), env.imagePrefixes);
   const prose = plainText(tokens, { withCode: false });
@@ -64,6 +68,7 @@ export function renderMarkdown(source: string, options: MarkdownOptions): Render
     // A post of nothing but code still gets an excerpt: its code.
     excerpt: excerptOf(prose || everything),
     readingMinutes: readingMinutes(everything),
+    imageUrls: [...env.imageUrls],
   };
 }
 
@@ -119,6 +124,7 @@ function renderImage(tokens: Token[], index: number, options: MarkdownIt['option
   const src = token.attrGet('src') ?? '';
   const alt = self.renderInlineAsText(token.children ?? [], options, env);
   if (isStoredImageUrl(src, env.imagePrefixes)) {
+    env.imageUrls.add(src);
     token.attrSet('alt', alt);
     token.attrSet('loading', 'lazy');
     return self.renderToken(tokens, index, options);
