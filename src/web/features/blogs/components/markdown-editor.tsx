@@ -94,7 +94,7 @@ export function MarkdownEditor({ id, label, value, onChange, invalid, feedback }
     <Form.Group className="mb-3" controlId={id}>
       <div className="d-flex flex-wrap align-items-end justify-content-between gap-2 mb-2">
         <Form.Label className="mb-0">{label}</Form.Label>
-        <ButtonGroup size="sm" aria-label={`${label}: write or preview`}>
+        <ButtonGroup size="sm" aria-label="Write or preview">
           <Button variant={previewing ? 'outline-secondary' : 'secondary'} aria-pressed={!previewing} onClick={() => setMode('write')}>
             Write
           </Button>
