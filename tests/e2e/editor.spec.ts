@@ -57,6 +57,7 @@ test('writing with the toolbar and an image inside the text: the preview is the 
   expect(await body.innerHTML()).toBe(previewHtml);
   // The picture is served by this site and really loads (the CSP allows only the site's images).
   const picture = body.getByRole('img', { name: 'boats' });
+  await expect(picture).toHaveAttribute('width', '800');
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(800);
   expect(new URL(await picture.evaluate((img: HTMLImageElement) => img.currentSrc)).origin).toBe(new URL(E2E_BASE_URL).origin);
 });

@@ -5,7 +5,7 @@ import { blogSchema } from '../../shared/blog-schema.js';
 import { blogPreviewInputSchema, blogPreviewSchema } from '../../shared/inline-image-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
-import { renderBlogBody } from './blog-rendering.service.js';
+import { renderBlogWithImages } from './blog-rendering.service.js';
 import { removeBlogImage } from './blogs.service.js';
 
 /** A preview per click of 'Preview': far more than anyone writing clicks, per user and per address. */
@@ -30,7 +30,7 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       await deps.limiter.enforce(`blog-preview:user:${user.id}`, BLOG_PREVIEW_RATE_LIMIT, TOO_MANY_PREVIEWS);
       await deps.limiter.enforce(`blog-preview:client:${clientKey(request.ip)}`, BLOG_PREVIEW_RATE_LIMIT, TOO_MANY_PREVIEWS);
       // The stored blog is trimmed by its schema before it is rendered; the preview is too.
-      const rendered = renderBlogBody(request.body.blog.trim(), deps.storage);
+      const { rendered } = await renderBlogWithImages(deps, request.body.blog.trim());
       void reply.header('cache-control', 'no-store');
       return { html: rendered.html, readingMinutes: rendered.readingMinutes };
     },

@@ -7,7 +7,6 @@ import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { removeStoredImage, storeUploadedImage, type StoredImage } from '../images/stored-image.js';
 import {
-  inlineImageKeysOf,
   releaseAllBlogInlineImages,
   removeInlineImageFiles,
   syncBlogInlineImages,
@@ -15,7 +14,7 @@ import {
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
 import { toBlogJson } from './blog-json.js';
-import { renderBlogBody } from './blog-rendering.service.js';
+import { renderBlogWithImages } from './blog-rendering.service.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
   clearOwnBlogImage,
@@ -68,8 +67,7 @@ export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: s
  */
 export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm): Promise<Blog> {
   const input = validateText(form);
-  const rendered = renderBlogBody(input.blog, deps.storage);
-  const inlineKeys = inlineImageKeysOf(rendered, deps.storage);
+  const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
   const image = form.image ? await storeImage(deps, form.image, userId) : null;
   let id: string;
   try {
@@ -101,8 +99,7 @@ export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: stri
 export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string, form: BlogForm): Promise<Blog> {
   const id = parseBlogId(rawId);
   const input = validateText(form);
-  const rendered = renderBlogBody(input.blog, deps.storage);
-  const inlineKeys = inlineImageKeysOf(rendered, deps.storage);
+  const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
   let oldKey: string | null;
   let unusedInlineKeys: string[];

@@ -58,3 +58,9 @@ export async function deleteInlineImageRows(trx: Transaction<Database>, keys: re
   if (keys.length === 0) return;
   await trx.deleteFrom('inline_images').where('key', 'in', keys).execute();
 }
+
+/** The own sizes of recorded images, whoever uploaded them (a size is no secret). */
+export async function selectInlineImageSizes(db: Db, keys: readonly string[]) {
+  if (keys.length === 0) return [];
+  return db.selectFrom('inline_images').select(['key', 'width', 'height']).where('key', 'in', keys).execute();
+}

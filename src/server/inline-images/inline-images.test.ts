@@ -108,10 +108,10 @@ describe('images inside a blog', () => {
   });
 
   describe('in a saved blog', () => {
-    it('shows an uploaded image on the page, an external one as a link, and the blog holds the upload', async () => {
+    it('shows an uploaded image on the page with its size, an external one as a link, and the blog holds the upload', async () => {
       const uploaded = await uploadOk(owner);
       const blog = await postBlog(t.app, owner, { title: 'Pictures', blog: `![a cat](${uploaded.url})\n\n![pixel](https://tracker.example/p.gif)` });
-      expect(blog.html).toContain(`<img src="${uploaded.url}" alt="a cat"`);
+      expect(blog.html).toContain(`<img src="${uploaded.url}" alt="a cat" width="640" height="400" loading="lazy" />`);
       expect(blog.html).not.toContain('<img src="https://tracker.example');
       expect(blog.html).toContain('<a href="https://tracker.example/p.gif" rel="nofollow ugc noopener">pixel</a>');
       expect(await row(uploaded.url)).toMatchObject({ blog_id: blog.id });
@@ -271,7 +271,7 @@ describe('images inside a blog', () => {
 
 describe('the upload rate limit', () => {
   it('stops a user after the limit (429), before any upload is read', async () => {
-    // 60 an hour at scale 1; at 0.05, 3.
+    // 60 in ten minutes at scale 1; at 0.05, 3.
     const t = await createTestApp({ RATE_LIMIT_SCALE: '0.05' });
     try {
       const user = await signUpUser(t.app);

@@ -19,10 +19,13 @@ export interface MarkdownOptions {
    * elsewhere become links: no tracking pixels, and the page's `img-src 'self'` holds.
    */
   imagePrefixes: readonly string[];
+  /** The own size of stored images by URL, written on their `<img>` so the page reserves their room. */
+  imageSizes?: ReadonlyMap<string, { width: number; height: number }>;
 }
 
 interface RenderEnv {
   imagePrefixes: readonly string[];
+  imageSizes?: ReadonlyMap<string, { width: number; height: number }>;
   /** Filled while rendering: the stored images the HTML shows. */
   imageUrls: Set<string>;
 }
@@ -58,7 +61,7 @@ export interface RenderedMarkdown {
 
 /** Parsed once; the same tokens give the HTML, the excerpt and the word count. */
 export function renderMarkdown(source: string, options: MarkdownOptions): RenderedMarkdown {
-  const env: RenderEnv = { imagePrefixes: normaliseImagePrefixes(options.imagePrefixes), imageUrls: new Set() };
+  const env: RenderEnv = { imagePrefixes: normaliseImagePrefixes(options.imagePrefixes), imageSizes: options.imageSizes, imageUrls: new Set() };
   const tokens = md.parse(source, env);
   const html = sanitizeBlogMarkup(md.renderer.render(tokens, md.options, env), env.imagePrefixes);
   const prose = plainText(tokens, { withCode: false });
@@ -126,6 +129,11 @@ function renderImage(tokens: Token[], index: number, options: MarkdownIt['option
   if (isStoredImageUrl(src, env.imagePrefixes)) {
     env.imageUrls.add(src);
     token.attrSet('alt', alt);
+    const size = env.imageSizes?.get(src);
+    if (size) {
+      token.attrSet('width', String(size.width));
+      token.attrSet('height', String(size.height));
+    }
     token.attrSet('loading', 'lazy');
     return self.renderToken(tokens, index, options);
   }
