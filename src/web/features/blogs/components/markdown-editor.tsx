@@ -145,8 +145,8 @@ export function MarkdownEditor({ id, label, value, onChange, invalid, feedback }
           ) : preview.isError ? (
             <p className="text-danger mb-0">{errorMessage(preview.error)}</p>
           ) : preview.data ? (
-            // The server's sanitised rendering, exactly as the blog's page inserts its `html`.
-            <div className="blog-body blog-article" dangerouslySetInnerHTML={{ __html: preview.data.html }} />
+            // The server's sanitised rendering, in the class the blog's page gives its `html` (`.blog-body`).
+            <div className="blog-body" dangerouslySetInnerHTML={{ __html: preview.data.html }} />
           ) : (
             <p className="mb-0">{messages.loading}</p>
           )}
