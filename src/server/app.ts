@@ -16,6 +16,8 @@ import { accountRoutes } from './auth/account.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
 import { commentRoutes } from './comments/comments.routes.js';
+import { blogEditorRoutes } from './blogs/blog-editor.routes.js';
+import { inlineImageRoutes } from './inline-images/inline-images.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
 import { createSessions } from './auth/session.js';
@@ -121,6 +123,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(authRoutes, deps);
   await app.register(accountRoutes, deps);
   await app.register(blogRoutes, deps);
+  await app.register(blogEditorRoutes, deps);
+  await app.register(inlineImageRoutes, deps);
   await app.register(voteRoutes, deps);
   await app.register(commentRoutes, deps);
   await app.register(searchRoutes, deps);

@@ -72,6 +72,8 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
   IMAGE_BACKFILL_ON_START: booleanFlag(true),
+  INLINE_IMAGE_GRACE_HOURS: positiveInt(24),
+  INLINE_IMAGE_SWEEP_MINUTES: positiveInt(60),
   SERVE_SOURCE_MAPS: booleanFlag(false),
   RESPONSE_CACHE_MB: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(64),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
@@ -129,6 +131,8 @@ export interface Config {
   s3?: S3Config;
   /** Make the variants of images stored before they existed, in the background after start-up. */
   imageBackfillOnStart: boolean;
+  /** Images uploaded from the editor that no saved blog names are removed after this long, checked this often. */
+  inlineImages: { graceMs: number; sweepIntervalMs: number };
   /** Serve the build's `*.map` files to browsers (`SERVE_SOURCE_MAPS`); off, they stay on disk only. */
   serveSourceMaps: boolean;
   socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
@@ -199,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     imageBackfillOnStart: e.IMAGE_BACKFILL_ON_START,
+    inlineImages: { graceMs: e.INLINE_IMAGE_GRACE_HOURS * 3_600_000, sweepIntervalMs: e.INLINE_IMAGE_SWEEP_MINUTES * 60_000 },
     serveSourceMaps: e.SERVE_SOURCE_MAPS,
     socialProviders: parseSocialProviders(env),
     rateLimitScale: e.RATE_LIMIT_SCALE,

@@ -5,6 +5,7 @@ import { openDatabase } from './db/database.js';
 import { PRIVATE_UMASK } from './db/private-files.js';
 import { migrateToLatest } from './db/migrate.js';
 import { backfillImageVariants } from './images/backfill-image-variants.js';
+import { startInlineImageSweep } from './inline-images/inline-images.service.js';
 import { createImageStorage } from './storage/storage.js';
 
 /** Starts the server: config, database, migrations, listen; closes gracefully on SIGTERM/SIGINT. */
@@ -30,10 +31,17 @@ async function main() {
   await renderUnrenderedBlogs({ db: database.db, storage, log: app.log });
   const backfill = new AbortController();
   let backfillDone: Promise<unknown> = Promise.resolve();
+  // Editor uploads no saved blog took within the grace period: now (finishing a sweep cut off by a
+  // restart), then periodically, in the background. Nothing public shows them: no cached answer changes.
+  const inlineImageSweep = startInlineImageSweep(
+    { db: database.db, storage, log: app.log },
+    { graceMs: config.inlineImages.graceMs, intervalMs: config.inlineImages.sweepIntervalMs },
+  );
   app.addHook('onClose', async () => {
     // The backfill stops after the image in hand, before the database it writes to closes.
     backfill.abort();
     await backfillDone;
+    await inlineImageSweep.stop();
     await database.close();
   });
 

@@ -12,3 +12,5 @@ export const SEARCH_MAX_WORDS = 16;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** A comment's Markdown, at most: a reply, not a second blog. */
 export const COMMENT_MAX_LENGTH = 5_000;
+/** Images a blog's text may show from this site's storage (uploaded from the editor). */
+export const MAX_INLINE_IMAGES = 20;

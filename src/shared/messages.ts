@@ -31,4 +31,5 @@ export const messages = {
   removeMyVote: 'Remove my vote',
   writeFirstBlog: 'Write the first blog',
   signInToWriteFirstBlog: 'Sign in to write the first blog',
+  tooManyInlineImages: 'A blog can show at most 20 images. Remove some images from the content and try again.',
 } as const;

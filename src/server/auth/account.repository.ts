@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { selectUserInlineImageKeys } from '../inline-images/inline-images.repository.js';
 
 /** The password hash of the user's e-mail-and-password login, or null when they have none. */
 export async function findPasswordHash(db: Kysely<Database>, userId: string): Promise<string | null> {
@@ -15,8 +16,8 @@ export async function findPasswordHash(db: Kysely<Database>, userId: string): Pr
 /**
  * Deletes the user; foreign keys cascade to their sessions, logins, blogs, votes and comments
  * (with the replies to those), and the votes and comments triggers correct the counts of other
- * people's blogs. Returns the image keys of the
- * deleted blogs, for the caller to remove from storage once the transaction has committed.
+ * people's blogs. Returns the image keys of the deleted blogs and of the images the user uploaded
+ * from the editor, for the caller to remove from storage once the transaction has committed.
  * The user row is locked first, so a blog being inserted at the same moment either lands
  * before (and its image is listed) or fails on the missing user.
  */
@@ -29,6 +30,8 @@ export async function deleteUserAndContent(trx: Transaction<Database>, userId: s
     .where('user_id', '=', userId)
     .where('image_key', 'is not', null)
     .execute();
+  // Images uploaded from the editor: their rows go with the user (cascade), their files after.
+  const inlineImageKeys = await selectUserInlineImageKeys(trx, userId);
   await trx.deleteFrom('user').where('id', '=', userId).execute();
-  return { deleted: true, imageKeys: images.map((row) => row.image_key!).filter(Boolean) };
+  return { deleted: true, imageKeys: [...images.map((row) => row.image_key!).filter(Boolean), ...inlineImageKeys] };
 }

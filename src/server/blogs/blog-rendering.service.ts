@@ -2,12 +2,35 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { renderMarkdown, type RenderedMarkdown } from '../markdown/render-markdown.js';
+import { selectInlineImageSizes } from '../inline-images/inline-images.repository.js';
+import { inlineImageKeysOf } from '../inline-images/inline-images.service.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { lockUnrenderedBlogs, saveBlogRendering } from './blogs.repository.js';
 
 /** A blog's Markdown as its page shows it; images only from this site's own storage. */
-export function renderBlogBody(body: string, storage: Pick<ImageStorage, 'publicBaseUrl'>): RenderedMarkdown {
-  return renderMarkdown(body, { imagePrefixes: [storage.publicBaseUrl] });
+export function renderBlogBody(
+  body: string,
+  storage: Pick<ImageStorage, 'publicBaseUrl'>,
+  imageSizes?: ReadonlyMap<string, { width: number; height: number }>,
+): RenderedMarkdown {
+  return renderMarkdown(body, { imagePrefixes: [storage.publicBaseUrl], imageSizes });
+}
+
+/**
+ * How a blog is rendered when it is saved (and previewed): its images uploaded from the editor get
+ * their width and height, so the page keeps their room while they load. Also answers the storage
+ * keys of the site's images the text shows (refusing more than the maximum, see `inlineImageKeysOf`).
+ */
+export async function renderBlogWithImages(
+  deps: { db: Kysely<Database>; storage: Pick<ImageStorage, 'publicBaseUrl' | 'publicUrl'> },
+  body: string,
+): Promise<{ rendered: RenderedMarkdown; inlineKeys: string[] }> {
+  const rendered = renderBlogBody(body, deps.storage);
+  const inlineKeys = inlineImageKeysOf(rendered, deps.storage);
+  const sizes = await selectInlineImageSizes(deps.db, inlineKeys);
+  if (sizes.length === 0) return { rendered, inlineKeys };
+  const byUrl = new Map(sizes.map((size) => [deps.storage.publicUrl(size.key), { width: size.width, height: size.height }]));
+  return { rendered: renderBlogBody(body, deps.storage, byUrl), inlineKeys };
 }
 
 export const BACKFILL_BATCH_SIZE = 200;

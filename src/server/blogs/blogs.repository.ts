@@ -133,6 +133,16 @@ export async function saveBlogRendering(trx: Transaction<Database>, id: string, 
   await trx.updateTable('blogs').set(renderedColumns(rendered)).where('id', '=', id).where('html', 'is', null).execute();
 }
 
+/** Takes the cover image off the owner's blog (an edit: `updated_at` moves). */
+export async function clearOwnBlogImage(db: Db, id: string, userId: string): Promise<void> {
+  await db
+    .updateTable('blogs')
+    .set({ ...imageColumns(null), updated_at: new Date() })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
 function imageColumns(image: StoredImage | null) {
   return {
     image_key: image?.key ?? null,

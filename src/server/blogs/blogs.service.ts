@@ -6,12 +6,18 @@ import { messages } from '../../shared/messages.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { removeStoredImage, storeUploadedImage, type StoredImage } from '../images/stored-image.js';
+import {
+  releaseAllBlogInlineImages,
+  removeInlineImageFiles,
+  syncBlogInlineImages,
+} from '../inline-images/inline-images.service.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from './blog-json.js';
-import { renderBlogBody } from './blog-rendering.service.js';
+import { renderBlogWithImages } from './blog-rendering.service.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
+  clearOwnBlogImage,
   deleteOwnBlog,
   findBlogOwner,
   findBlogRow,
@@ -68,14 +74,20 @@ export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: s
 
 /**
  * The image is checked, re-encoded and stored before the row exists, so a bad upload
- * leaves no blog; if the insert then fails, the stored file is removed again.
+ * leaves no blog; if the insert then fails, the stored file is removed again. The blog takes
+ * the images its text shows that the author uploaded from the editor (see `syncBlogInlineImages`).
  */
 export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm): Promise<Blog> {
   const input = validateText(form);
+  const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
   const image = form.image ? await storeImage(deps, form.image, userId) : null;
   let id: string;
   try {
-    id = await insertBlog(deps.db, { userId, title: input.title, body: input.blog, rendered: renderBlogBody(input.blog, deps.storage), image });
+    id = await deps.db.transaction().execute(async (trx) => {
+      const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, rendered, image });
+      await syncBlogInlineImages(trx, { userId, blogId: created, keys: inlineKeys });
+      return created;
+    });
   } catch (error) {
     if (image) await removeImage(deps, image.key);
     throw error;
@@ -99,36 +111,58 @@ export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: stri
 export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string, form: BlogForm): Promise<Blog> {
   const id = parseBlogId(rawId);
   const input = validateText(form);
-  const rendered = renderBlogBody(input.blog, deps.storage);
+  const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
   let oldKey: string | null;
+  let unusedInlineKeys: string[];
   try {
-    oldKey = await deps.db.transaction().execute(async (trx) => {
+    [oldKey, unusedInlineKeys] = await deps.db.transaction().execute(async (trx) => {
       const current = await lockBlogOwnership(trx, id);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
       const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, rendered, image: newImage });
       if (!updated) throw noSuchBlog();
-      return current.image_key;
+      const released = await syncBlogInlineImages(trx, { userId, blogId: id, keys: inlineKeys });
+      return [current.image_key, released] as const;
     });
   } catch (error) {
     if (newImage) await removeImage(deps, newImage.key);
     throw error;
   }
   if (newImage && oldKey) await removeImage(deps, oldKey);
+  await removeInlineImageFiles(deps, unusedInlineKeys);
   return getBlog(deps, userId, id);
 }
 
 export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<void> {
   const id = parseBlogId(rawId);
+  const [imageKey, inlineKeys] = await deps.db.transaction().execute(async (trx) => {
+    const current = await lockBlogOwnership(trx, id);
+    if (!current) throw noSuchBlog();
+    if (current.user_id !== userId) throw notYours();
+    const released = await releaseAllBlogInlineImages(trx, id);
+    if (!(await deleteOwnBlog(trx, id, userId))) throw noSuchBlog();
+    return [current.image_key, released] as const;
+  });
+  if (imageKey) await removeImage(deps, imageKey);
+  await removeInlineImageFiles(deps, inlineKeys);
+}
+
+/**
+ * The owner takes the cover image (the spec's Post Image) off a blog: the row forgets it in a
+ * locked transaction, then its files go. A blog without an image is answered as it is.
+ */
+export async function removeBlogImage(deps: BlogsDeps, userId: string, rawId: string): Promise<Blog> {
+  const id = parseBlogId(rawId);
   const imageKey = await deps.db.transaction().execute(async (trx) => {
     const current = await lockBlogOwnership(trx, id);
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
-    if (!(await deleteOwnBlog(trx, id, userId))) throw noSuchBlog();
+    if (current.image_key) await clearOwnBlogImage(trx, id, userId);
     return current.image_key;
   });
   if (imageKey) await removeImage(deps, imageKey);
+  return getBlog(deps, userId, id);
 }
 
 function validateText(form: BlogForm) {

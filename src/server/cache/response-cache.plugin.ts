@@ -42,7 +42,8 @@ export function cacheTagsFor(url: string): string[] | undefined {
 export function writeTagsFor(method: string, url: string): string[] | undefined {
   const path = url.split('?', 1)[0] ?? '';
   if (method === 'POST' && path === '/api/blogs') return ['lists'];
-  const blog = /^\/api\/blogs\/([^/]+)(\/vote)?$/.exec(path);
+  // `/image`: DELETE takes the blog's cover image off.
+  const blog = /^\/api\/blogs\/([^/]+)(\/vote|\/image)?$/.exec(path);
   if (blog && (method === 'PATCH' || method === 'DELETE' || (method === 'PUT' && blog[2]))) {
     return ['lists', `blog:${decodeURIComponent(blog[1]!)}`];
   }

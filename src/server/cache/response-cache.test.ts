@@ -67,6 +67,10 @@ describe('the response cache', () => {
     expect(writeTagsFor('DELETE', '/api/blogs/abc/vote')).toEqual(['lists', 'blog:abc']);
     expect(writeTagsFor('DELETE', '/api/account')).toEqual(['*']);
     expect(writeTagsFor('POST', '/api/contact')).toBeUndefined();
+    // Taking a blog's cover image off changes its page and its card; an editor's upload or preview changes nothing public.
+    expect(writeTagsFor('DELETE', '/api/blogs/abc/image')).toEqual(['lists', 'blog:abc']);
+    expect(writeTagsFor('POST', '/api/blog-images')).toBeUndefined();
+    expect(writeTagsFor('POST', '/api/blogs/preview')).toBeUndefined();
   });
 });
 

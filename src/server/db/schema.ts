@@ -144,6 +144,16 @@ export interface CommentMailSentTable {
   sent_at: Date;
 }
 
+/** An image uploaded to sit inside a blog's text; `blog_id` is null until a saved blog names it. */
+export interface InlineImageTable {
+  key: string;
+  user_id: string;
+  blog_id: string | null;
+  width: number;
+  height: number;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -157,4 +167,5 @@ export interface Database {
   comments: CommentTable;
   comment_mail_settings: CommentMailSettingsTable;
   comment_mail_sent: CommentMailSentTable;
+  inline_images: InlineImageTable;
 }

@@ -24,11 +24,16 @@ export interface MarkdownOptions {
    * links to them, so a comment can neither outshout the post nor fill the page with pictures.
    */
   comment?: boolean;
+  /** The own size of stored images by URL, written on their `<img>` so the page reserves their room. */
+  imageSizes?: ReadonlyMap<string, { width: number; height: number }>;
 }
 
 interface RenderEnv {
   imagePrefixes: readonly string[];
   comment: boolean;
+  imageSizes?: ReadonlyMap<string, { width: number; height: number }>;
+  /** Filled while rendering: the stored images the HTML shows. */
+  imageUrls: Set<string>;
 }
 
 const md = new MarkdownIt({
@@ -56,11 +61,18 @@ export interface RenderedMarkdown {
   /** Plain text, at most about 200 characters, cut at a word. */
   excerpt: string;
   readingMinutes: number;
+  /** The distinct URLs of this site's stored images that the HTML shows, in order of appearance. */
+  imageUrls: string[];
 }
 
 /** Parsed once; the same tokens give the HTML, the excerpt and the word count. */
 export function renderMarkdown(source: string, options: MarkdownOptions): RenderedMarkdown {
-  const env: RenderEnv = { imagePrefixes: normaliseImagePrefixes(options.imagePrefixes), comment: options.comment === true };
+  const env: RenderEnv = {
+    imagePrefixes: normaliseImagePrefixes(options.imagePrefixes),
+    comment: options.comment === true,
+    imageSizes: options.imageSizes,
+    imageUrls: new Set(),
+  };
   const tokens = md.parse(source, env);
   const html = sanitizeBlogMarkup(md.renderer.render(tokens, md.options, env), env.imagePrefixes, { comment: env.comment });
   const prose = plainText(tokens, { withCode: false });
@@ -70,6 +82,7 @@ export function renderMarkdown(source: string, options: MarkdownOptions): Render
     // A post of nothing but code still gets an excerpt: its code.
     excerpt: excerptOf(prose || everything),
     readingMinutes: readingMinutes(everything),
+    imageUrls: [...env.imageUrls],
   };
 }
 
@@ -134,7 +147,13 @@ function renderImage(tokens: Token[], index: number, options: MarkdownIt['option
   const src = token.attrGet('src') ?? '';
   const alt = self.renderInlineAsText(token.children ?? [], options, env);
   if (!env.comment && isStoredImageUrl(src, env.imagePrefixes)) {
+    env.imageUrls.add(src);
     token.attrSet('alt', alt);
+    const size = env.imageSizes?.get(src);
+    if (size) {
+      token.attrSet('width', String(size.width));
+      token.attrSet('height', String(size.height));
+    }
     token.attrSet('loading', 'lazy');
     return self.renderToken(tokens, index, options);
   }

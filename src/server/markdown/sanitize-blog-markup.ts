@@ -18,7 +18,8 @@ function optionsFor(imagePrefixes: readonly string[], comment: boolean): sanitiz
     allowedTags: comment ? COMMENT_TAGS : ALLOWED_TAGS,
     allowedAttributes: {
       a: ['href', 'title', 'rel'],
-      img: ['src', 'alt', 'title', 'loading'],
+      // Width and height come from the stored image's record, never from the Markdown (no raw HTML).
+      img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
       ol: ['start'],
       input: ['type', 'checked', 'disabled'],
       th: ['style'],

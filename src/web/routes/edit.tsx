@@ -13,6 +13,7 @@ import type { BlogFormValues } from '../features/blogs/api/blog-form-data';
 import { useBlog } from '../features/blogs/api/get-blog';
 import { useUpdateBlog } from '../features/blogs/api/update-blog';
 import { BlogForm } from '../features/blogs/components/blog-form';
+import { RemoveImageButton } from '../features/blogs/components/remove-image-button';
 import { ApiError } from '../lib/api-client';
 
 /** /edit?id= : the owner changes a blog. No id goes home; an unknown one says 'Blog not found!' first. */
@@ -75,6 +76,7 @@ function EditBlogForm({ blog, author }: { blog: Blog; author: string }) {
         author={author}
         initialValues={{ title: blog.title, blog: blog.blog }}
         currentImageUrl={blog.imageUrl}
+        removeImageControl={<RemoveImageButton blogId={blog.id} />}
         submitLabel="Update"
         onSubmit={submit}
       />

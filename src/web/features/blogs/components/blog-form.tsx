@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { blogInputSchema } from '../../../../shared/blog-schema';
@@ -7,6 +7,7 @@ import { messages } from '../../../../shared/messages';
 import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import type { BlogFormValues } from '../api/blog-form-data';
+import { MarkdownEditor } from './markdown-editor';
 
 type Field = 'title' | 'blog' | 'image';
 type Errors = Partial<Record<Field, string>>;
@@ -16,6 +17,8 @@ export interface BlogFormProps {
   initialValues?: { title: string; blog: string };
   /** Edit only: the image the blog has now, shown as a thumbnail. */
   currentImageUrl?: string | null;
+  /** Edit only: the control that removes the current image, shown with it. */
+  removeImageControl?: ReactNode;
   submitLabel: string;
   /** Saves the blog and goes on (success popup, redirect). A thrown error is shown and the form kept. */
   onSubmit: (values: BlogFormValues) => Promise<void>;
@@ -31,7 +34,7 @@ function checkImage(file: File | null): string | undefined {
 }
 
 /** The create and edit form: Author (read-only), Title, Content, Post Image and the submit button. */
-export function BlogForm({ author, initialValues, currentImageUrl, submitLabel, onSubmit }: BlogFormProps) {
+export function BlogForm({ author, initialValues, currentImageUrl, removeImageControl, submitLabel, onSubmit }: BlogFormProps) {
   const [title, setTitle] = useState(initialValues?.title ?? '');
   const [blog, setBlog] = useState(initialValues?.blog ?? '');
   const [image, setImage] = useState<File | null>(null);
@@ -96,21 +99,12 @@ export function BlogForm({ author, initialValues, currentImageUrl, submitLabel, 
         />
         {feedback('title')}
       </Form.Group>
-      <Form.Group className="mb-3" controlId="blog-content">
-        <Form.Label>Content</Form.Label>
-        <Form.Control
-          as="textarea"
-          rows={10}
-          value={blog}
-          onChange={(event) => setBlog(event.target.value)}
-          {...invalid('blog')}
-        />
-        {feedback('blog')}
-      </Form.Group>
+      <MarkdownEditor id="blog-content" label="Content" value={blog} onChange={setBlog} invalid={invalid('blog')} feedback={feedback('blog')} />
       {currentImageUrl && (
         <figure className="mb-3">
           <img src={currentImageUrl} alt="The blog's current image" width={320} height={180} className="img-thumbnail blog-card-image" style={{ maxWidth: 320 }} />
           <figcaption className="form-text">Current image. Choose a new one below to replace it.</figcaption>
+          {removeImageControl}
         </figure>
       )}
       <Form.Group className="mb-3" controlId="blog-image">

@@ -1,0 +1,65 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError, badRequest, unsupportedMediaType } from '../errors.js';
+import { imageTooLarge } from '../blogs/blog-form.js';
+import { MAX_UPLOAD_BYTES } from '../images/image-processing.js';
+
+const IMAGE_FIELD = 'image';
+
+/** Busboy's limits for the editor's upload: one file of the Post Image's size, nothing else. */
+export const INLINE_IMAGE_FORM_LIMITS = {
+  fileSize: MAX_UPLOAD_BYTES,
+  files: 1,
+  fields: 0,
+  parts: 2,
+  fieldNameSize: 100,
+  headerPairs: 20,
+};
+
+const sendOneImage = () => badRequest(`Send one image, in the field "${IMAGE_FIELD}".`);
+
+/**
+ * Reads the one file `image` of a multipart upload into memory (it is at most MAX_UPLOAD_BYTES).
+ * The whole request is read even after a problem, so the client gets the answer.
+ */
+export async function readInlineImageForm(request: FastifyRequest): Promise<{ filename: string; data: Buffer }> {
+  if (!request.isMultipart()) throw unsupportedMediaType(`Send the image as multipart/form-data, in the field "${IMAGE_FIELD}".`);
+  let upload: { filename: string; data: Buffer } | undefined;
+  let failure: AppError | undefined;
+  try {
+    for await (const part of request.parts({ limits: INLINE_IMAGE_FORM_LIMITS })) {
+      if (part.type !== 'file') continue;
+      if (failure || upload || part.fieldname !== IMAGE_FIELD) {
+        part.file.resume();
+        failure ??= sendOneImage();
+        continue;
+      }
+      try {
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw imageTooLarge();
+        upload = { filename: part.filename, data };
+      } catch (error) {
+        failure ??= toUploadError(error);
+      }
+    }
+  } catch (error) {
+    failure ??= toUploadError(error);
+  }
+  if (failure) throw failure;
+  if (!upload || upload.data.length === 0) throw sendOneImage();
+  return upload;
+}
+
+function toUploadError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return imageTooLarge();
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return sendOneImage();
+    default:
+      return badRequest('The upload could not be read: it was cut off or malformed. Please try again.');
+  }
+}

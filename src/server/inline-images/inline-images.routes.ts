@@ -1,0 +1,42 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiErrorSchema } from '../../shared/api-error.js';
+import { inlineImageUploadedSchema } from '../../shared/inline-image-schema.js';
+import type { AppDeps } from '../app-deps.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
+import { INLINE_IMAGE_FORM_LIMITS, readInlineImageForm } from './inline-image-form.js';
+import { uploadInlineImage } from './inline-images.service.js';
+
+/** Twenty images a blog, a few blogs in ten minutes; a script filling the disk is stopped. */
+export const INLINE_IMAGE_UPLOAD_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
+const TOO_MANY_UPLOADS = 'You have uploaded many images in a short time. Please wait a few minutes and try again.';
+
+/**
+ * Images for the inside of a blog's text, uploaded from the editor before the blog is saved. Nothing
+ * public changes until a blog that shows the image is saved, so nothing is invalidated here.
+ */
+export const inlineImageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  await app.register(fastifyMultipart, { limits: INLINE_IMAGE_FORM_LIMITS, throwFileSizeLimit: true });
+
+  app.post(
+    '/api/blog-images',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: "Upload an image to show inside a blog's text (signed in)",
+        description:
+          'multipart/form-data with one file `image` (JPEG, PNG, WebP, GIF, TIFF or AVIF). Answers its URL and size; an upload no saved blog shows is removed after a grace period.',
+        consumes: ['multipart/form-data'],
+        response: { 201: inlineImageUploadedSchema, 400: apiErrorSchema, 401: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`inline-image:user:${user.id}`, INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS);
+      await deps.limiter.enforce(`inline-image:client:${clientKey(request.ip)}`, INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS);
+      const upload = await readInlineImageForm(request);
+      const uploaded = await uploadInlineImage({ db: deps.db, storage: deps.storage, log: request.log }, user.id, upload);
+      return reply.status(201).send(uploaded);
+    },
+  );
+};
