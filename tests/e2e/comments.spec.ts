@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { E2E_BASE_URL } from '../../playwright.config';
 import { expect, signUpVerified, test } from './support/fixtures';
+import { waitForMail } from './support/outbox';
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
@@ -84,6 +85,31 @@ test.describe('comments on /viewBlog', () => {
     await theirs.getByRole('button', { name: 'Delete comment' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByRole('heading', { name: 'Comments (0)' })).toBeVisible();
+  });
+});
+
+test.describe('e-mails about comments', () => {
+  test("the e-mail's link opens a page whose button unsubscribes; Settings shows it and turns it back on", async ({ page, context, browser }) => {
+    const { email } = await signUpVerified(context);
+    const blog = await createBlog(context.request, `Mail me ${unique()}`);
+    const readerContext = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+    await signUpVerified(readerContext);
+    await addComment(readerContext.request, blog.id, 'Hello author');
+    await readerContext.close();
+
+    const mail = await waitForMail(email, /New comment on/);
+    const link = mail.links.find((url) => url.includes('/unsubscribe?token='))!;
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(page.getByRole('status')).toContainText('You will no longer get e-mails about comments and replies.');
+
+    await page.goto('/settings');
+    const checkbox = page.getByLabel('E-mail me about comments and replies');
+    await expect(checkbox).not.toBeChecked();
+    await checkbox.check();
+    await expect(checkbox).toBeEnabled();
+    await page.reload();
+    await expect(page.getByLabel('E-mail me about comments and replies')).toBeChecked();
   });
 });
 
