@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Auth } from './auth/auth.js';
+import type { BackgroundTasks } from './background/background-tasks.js';
 import type { Sessions } from './auth/session.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
@@ -20,4 +21,6 @@ export interface AppDeps {
   storage: ImageStorage;
   /** Per-address and per-client limits, counted in the database (shared by all processes). */
   limiter: RateLimiter;
+  /** Work done after the answer (e-mails about comments); errors are logged. */
+  background: BackgroundTasks;
 }

@@ -11,10 +11,12 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
 import { createAuth } from './auth/auth.js';
+import { createBackgroundTasks, type BackgroundTasks } from './background/background-tasks.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
+import { commentMailRoutes } from './comments/comment-mail.routes.js';
 import { commentRoutes } from './comments/comments.routes.js';
 import { blogEditorRoutes } from './blogs/blog-editor.routes.js';
 import { inlineImageRoutes } from './inline-images/inline-images.routes.js';
@@ -63,6 +65,8 @@ const DEFAULT_WEB_ROOT = import.meta.url.endsWith('.ts')
 declare module 'fastify' {
   interface FastifyInstance {
     contentChanged(tags: readonly string[]): Promise<void>;
+    /** What requests left running after their answer (see `BackgroundTasks`). */
+    backgroundTasks: BackgroundTasks;
   }
 }
 
@@ -92,7 +96,9 @@ export async function buildApp(options: BuildAppOptions) {
   const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }) });
   const storage = options.storage ?? createImageStorage(config);
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
-  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage, limiter };
+  const background = createBackgroundTasks(app.log);
+  app.decorate('backgroundTasks', background);
+  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage, limiter, background };
 
   await registerSecurityHeaders(app, config);
   // Before compression, so the cache stores plain bytes and sends its own compressed copies.
@@ -127,6 +133,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(inlineImageRoutes, deps);
   await app.register(voteRoutes, deps);
   await app.register(commentRoutes, deps);
+  await app.register(commentMailRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -143,7 +150,11 @@ export async function buildApp(options: BuildAppOptions) {
   });
   if (pageRenderer?.close) app.addHook('onClose', () => pageRenderer.close!());
 
-  app.addHook('onClose', async () => mailer.close());
+  app.addHook('onClose', async () => {
+    // Mail promised by requests already answered goes out before the mailer closes.
+    await background.settled();
+    mailer.close();
+  });
   return app;
 }
 

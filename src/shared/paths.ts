@@ -35,6 +35,8 @@ export const paths = {
   sitemapPages: () => '/sitemap-pages.xml',
   sitemapBlogs: (from?: string) => withQuery('/sitemap-blogs.xml', { from }),
   robots: () => '/robots.txt',
+  /** The page an e-mail's unsubscribe link opens (its button unsubscribes); a POST there is RFC 8058's one click. */
+  unsubscribe: (token: string) => withQuery('/unsubscribe', { token }),
 };
 
 /** An absolute URL on the site, from `PUBLIC_URL` (no trailing slash) and a path of `paths`. */

@@ -43,6 +43,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/search', async () => (await import('./routes/search')).searchScreen),
         screen('/ai', async () => (await import('./routes/ai')).aiScreen),
         screen('/author', async () => (await import('./routes/author')).authorScreen),
+        screen('/unsubscribe', async () => (await import('./routes/unsubscribe')).unsubscribeScreen),
         {
           path: '*',
           // The server answers unknown paths with 404 and this screen.

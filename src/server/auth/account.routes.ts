@@ -52,7 +52,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     {
       schema: {
         tags: ['account'],
-        summary: 'Delete the signed-in account with all its blogs, votes, images and sessions',
+        summary: 'Delete the signed-in account with all its blogs, votes, comments, images and sessions',
         description: 'Needs the password, or (for accounts without one) a session started in the last 15 minutes.',
         body: deleteAccountSchema.optional(),
         response: { 204: z.null(), 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 429: apiErrorSchema },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
+import { unsubscribeToken } from './unsubscribe-token.js';
 
 /** The text of the page's app root, as a reader without JavaScript gets it. */
 function rootText(html: string): string {
@@ -47,5 +48,16 @@ describe('comments on the server-rendered blog page', () => {
 
     const home = rootText((await t.app.inject({ method: 'GET', url: '/' })).body);
     expect(home).toContain('Comments: 2');
+  });
+
+  it('renders the unsubscribe page with its button, and opening it changes nothing', async () => {
+    const token = unsubscribeToken(reader.id, t.config.authSecret);
+    const page = await t.app.inject({ method: 'GET', url: `/unsubscribe?token=${token}` });
+    expect(page.statusCode).toBe(200);
+    const text = rootText(page.body);
+    expect(text).toContain('E-mails about comments');
+    expect(page.body).toMatch(/<button[^>]*>Unsubscribe<\/button>/);
+    const setting = await t.app.inject({ method: 'GET', url: '/api/settings/comment-emails', headers: { cookie: reader.cookie } });
+    expect(setting.json()).toEqual({ enabled: true });
   });
 });

@@ -5,6 +5,7 @@ import { commentInputSchema, commentListSchema, commentSchema, newCommentInputSc
 import type { AppDeps } from '../app-deps.js';
 import { PUBLIC_READ_RATE_LIMIT } from '../blogs/blogs.routes.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
+import { mailAboutComment } from './comment-mail.service.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
 
 /** A conversation by hand is a few comments a minute at most; a stop for a script posting spam. */
@@ -66,6 +67,9 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       await deps.limiter.enforce(`comment-create:${user.id}`, COMMENT_CREATE_RATE_LIMIT, TOO_MANY_COMMENTS);
       const written = await createComment(serviceDeps, user.id, request.params.id, request.body);
       await app.contentChanged(changedTags(written.blogId, true));
+      // After the commit, and not awaited: a slow or failing mail server neither delays nor fails the comment.
+      const mailDeps = { db: deps.db, mailer: deps.mailer, config: deps.config, log: request.log };
+      deps.background.run('comment-mail', () => mailAboutComment(mailDeps, written.comment.id));
       return reply.status(201).send(written.comment);
     },
   );

@@ -12,6 +12,8 @@ export interface MailMessage {
   text: string;
   html?: string;
   replyTo?: string;
+  /** Extra header fields (e.g. `List-Unsubscribe`), as nodemailer takes them. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

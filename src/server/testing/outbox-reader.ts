@@ -8,6 +8,8 @@ export interface OutboxMail {
   subject: string;
   text: string;
   links: string[];
+  /** Header fields by lower-case name, unfolded (the last one of a name wins). */
+  headers: Record<string, string>;
 }
 
 /** Every `.eml` the outbox mailer wrote to `folder`, oldest first, parsed. */
@@ -23,7 +25,10 @@ export async function readOutbox(folder: string): Promise<OutboxMail[]> {
       const parsed = await simpleParser(readFileSync(path.join(folder, file)));
       const text = parsed.text ?? '';
       const to = Array.isArray(parsed.to) ? parsed.to[0]?.text : parsed.to?.text;
-      return { file, to: to ?? '', subject: parsed.subject ?? '', text, links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [] };
+      const headers = Object.fromEntries(
+        parsed.headerLines.map(({ key, line }) => [key.toLowerCase(), line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()]),
+      );
+      return { file, to: to ?? '', subject: parsed.subject ?? '', text, links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [], headers };
     }),
   );
 }

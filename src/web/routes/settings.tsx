@@ -6,6 +6,7 @@ import { ChangePasswordForm } from '../features/auth/components/change-password-
 import { DeleteAccountSection } from '../features/auth/components/delete-account-card';
 import { ErrorNotice } from '../features/auth/components/form-notices';
 import { SetPasswordNote } from '../features/auth/components/set-password-note';
+import { CommentEmailSetting } from '../features/comments/components/comment-email-setting';
 import { LoadingPage } from '../components/loading-page';
 import { errorMessage } from '../lib/api-client';
 import { paths } from '../../shared/paths';
@@ -27,6 +28,12 @@ function Settings({ user }: { user: SignedInUser }) {
             <Form.Label>Email</Form.Label>
             <Form.Control type="email" value={user.email} readOnly />
           </Form.Group>
+        </Card.Body>
+      </Card>
+      <Card className="mb-4">
+        <Card.Body>
+          <h2 className="h5 mb-3">E-mails</h2>
+          <CommentEmailSetting userId={user.id} />
         </Card.Body>
       </Card>
       {account.isPending ? (

@@ -1,0 +1,16 @@
+import { useSearchParams } from 'react-router';
+import { paths } from '../../shared/paths';
+import { UnsubscribeCard } from '../features/comments/components/unsubscribe-card';
+import type { Screen } from '../lib/screen';
+
+/** /unsubscribe?token= : where the unsubscribe link of an e-mail about comments leads. */
+function UnsubscribePage() {
+  const [searchParams] = useSearchParams();
+  return <UnsubscribeCard token={searchParams.get('token') ?? ''} />;
+}
+
+export const unsubscribeScreen: Screen = {
+  Component: UnsubscribePage,
+  // The canonical path leaves the token out: it is the reader's own.
+  meta: () => ({ title: 'Unsubscribe', description: 'Stop e-mails about comments and replies.', path: paths.unsubscribe('') }),
+};
