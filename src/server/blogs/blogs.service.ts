@@ -114,23 +114,21 @@ export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string,
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
   let oldKey: string | null;
-  let unusedInlineKeys: string[];
   try {
-    [oldKey, unusedInlineKeys] = await deps.db.transaction().execute(async (trx) => {
+    oldKey = await deps.db.transaction().execute(async (trx) => {
       const current = await lockBlogOwnership(trx, id);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
       const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, rendered, image: newImage });
       if (!updated) throw noSuchBlog();
-      const released = await syncBlogInlineImages(trx, { userId, blogId: id, keys: inlineKeys });
-      return [current.image_key, released] as const;
+      await syncBlogInlineImages(trx, { userId, blogId: id, keys: inlineKeys });
+      return current.image_key;
     });
   } catch (error) {
     if (newImage) await removeImage(deps, newImage.key);
     throw error;
   }
   if (newImage && oldKey) await removeImage(deps, oldKey);
-  await removeInlineImageFiles(deps, unusedInlineKeys);
   return getBlog(deps, userId, id);
 }
 

@@ -22,6 +22,17 @@ export async function claimInlineImages(trx: Transaction<Database>, row: { userI
     .execute();
 }
 
+/**
+ * Hands the images `blogId` holds whose keys are not in `keep` back to the unclaimed uploads, their
+ * grace period starting again now: an autosave taken while an image's Markdown was cut (to be
+ * pasted elsewhere) must not delete it. The sweep removes what is still unclaimed after the grace.
+ */
+export async function detachInlineImages(trx: Transaction<Database>, blogId: string, keep: readonly string[]): Promise<void> {
+  let query = trx.updateTable('inline_images').set({ blog_id: null, created_at: new Date() }).where('blog_id', '=', blogId);
+  if (keep.length > 0) query = query.where('key', 'not in', keep);
+  await query.execute();
+}
+
 /** Detaches and forgets the images `blogId` holds whose keys are not in `keep`; returns their keys. */
 export async function releaseInlineImages(trx: Transaction<Database>, blogId: string, keep: readonly string[]): Promise<string[]> {
   let query = trx.deleteFrom('inline_images').where('blog_id', '=', blogId);

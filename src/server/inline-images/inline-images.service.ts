@@ -15,6 +15,7 @@ import {
   insertInlineImage,
   lockUnclaimedInlineImages,
   releaseInlineImages,
+  detachInlineImages,
 } from './inline-images.repository.js';
 
 export interface InlineImagesDeps {
@@ -58,8 +59,8 @@ export function inlineImageKeysOf(rendered: RenderedMarkdown, storage: Pick<Imag
 
 /**
  * Inside the transaction that saves a blog: the user's own unheld uploads its text shows become
- * the blog's, and the images the blog held that its text no longer shows are forgotten. Returns
- * those keys, whose files the caller removes once the transaction has committed.
+ * the blog's, and the images the blog held that its text no longer shows go back to the unclaimed uploads, which
+ * the sweep removes after the grace period unless a save claims them again first.
  *
  * The rule against "stealing": only images `userId` uploaded can be claimed. Another user's image
  * (or one another blog holds) may still be shown, as any of the site's images may, but its files
@@ -68,9 +69,9 @@ export function inlineImageKeysOf(rendered: RenderedMarkdown, storage: Pick<Imag
 export async function syncBlogInlineImages(
   trx: Transaction<Database>,
   row: { userId: string; blogId: string; keys: readonly string[] },
-): Promise<string[]> {
+): Promise<void> {
   await claimInlineImages(trx, row);
-  return releaseInlineImages(trx, row.blogId, row.keys);
+  await detachInlineImages(trx, row.blogId, row.keys);
 }
 
 /** Inside the transaction that deletes a blog: its images are forgotten; their keys are returned. */

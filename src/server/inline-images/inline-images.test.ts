@@ -131,12 +131,21 @@ describe('images inside a blog', () => {
       expect(edit.json()).toMatchObject({ error: 'TOO_MANY_IMAGES' });
     });
 
-    it('removes an image taken out of the text on edit, and keeps the ones still shown', async () => {
+    it('hands an image taken out of the text on edit back to the grace period, then the sweep removes it', async () => {
       const [kept, dropped] = [await uploadOk(owner), await uploadOk(owner)];
       const blog = await postBlog(t.app, owner, { title: 'Two', blog: `![kept](${kept.url}) ![dropped](${dropped.url})` });
       expect(await row(dropped.url)).toMatchObject({ blog_id: blog.id });
       const edited = await editBlog(owner, blog.id, `Only ![kept](${kept.url}) now`);
       expect(edited.html).toContain(kept.url);
+      // An autosave taken while the image's Markdown was cut must not lose it: pasted back, it is the blog's again.
+      expect(await row(dropped.url)).toMatchObject({ blog_id: null });
+      expect(filesExist(dropped.url)).toHaveLength(3);
+      await editBlog(owner, blog.id, `![dropped](${dropped.url}) back, ![kept](${kept.url})`);
+      expect(await row(dropped.url)).toMatchObject({ blog_id: blog.id });
+
+      await editBlog(owner, blog.id, `Only ![kept](${kept.url}) again`);
+      await t.database.db.updateTable('inline_images').set({ created_at: new Date(Date.now() - 2 * DAY_MS) }).where('key', '=', keyOf(dropped.url)).execute();
+      await sweepUnclaimedInlineImages({ db: t.database.db, storage: createImageStorage(t.config), log: t.app.log }, { graceMs: DAY_MS });
       expect(filesExist(dropped.url)).toEqual([]);
       expect(await row(dropped.url)).toBeUndefined();
       expect(filesExist(kept.url)).toHaveLength(3);
