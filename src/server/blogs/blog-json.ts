@@ -26,6 +26,7 @@ export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
     downvotes: row.downvotes,
     rating: row.rating,
     myVote: row.my_vote,
+    status: row.status,
   };
 }
 

@@ -29,6 +29,7 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
       'blogs.upvotes',
       'blogs.downvotes',
       'blogs.rating',
+      'blogs.status',
       'user.email as author',
       'my_vote.direction as my_vote',
     ]);

@@ -1,6 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { blogIdSchema, blogInputSchema, type Blog, type BlogPage } from '../../shared/blog-schema.js';
+import {
+  blogDraftInputSchema,
+  blogIdSchema,
+  blogInputSchema,
+  blogStatusSchema,
+  type Blog,
+  type BlogPage,
+  type BlogStatus,
+} from '../../shared/blog-schema.js';
 import { PAGE_SIZE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
 import type { Database } from '../db/schema.js';
@@ -17,6 +25,7 @@ import {
   findBlogRow,
   insertBlog,
   lockBlogOwnership,
+  selectDraftsPage,
   selectHomePage,
   updateOwnBlog,
 } from './blogs.repository.js';
@@ -48,6 +57,17 @@ export async function listBlogs(deps: BlogsDeps, viewerId: string | null, page: 
   };
 }
 
+/** The viewer's own drafts, one page at a time, the last changed first. */
+export async function listDrafts(deps: BlogsDeps, userId: string, page: number): Promise<BlogPage> {
+  const rows = await selectDraftsPage(deps.db, userId, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 });
+  return {
+    items: rows.slice(0, PAGE_SIZE).map((row) => toBlogJson(row, deps.storage)),
+    page,
+    pageSize: PAGE_SIZE,
+    hasMore: rows.length > PAGE_SIZE,
+  };
+}
+
 export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: string): Promise<Blog> {
   const row = await findBlogRow(deps.db, viewerId, parseBlogId(rawId));
   if (!row) throw noSuchBlog();
@@ -59,11 +79,20 @@ export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: s
  * leaves no blog; if the insert then fails, the stored file is removed again.
  */
 export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm): Promise<Blog> {
-  const input = validateText(form);
+  // Without a status the spec's flow: Submit publishes.
+  const status = parseStatus(form) ?? 'published';
+  const input = validateText(form, status);
   const image = form.image ? await storeImage(deps, form.image, userId) : null;
   let id: string;
   try {
-    id = await insertBlog(deps.db, { userId, title: input.title, body: input.blog, rendered: renderBlogBody(input.blog, deps.storage), image });
+    id = await insertBlog(deps.db, {
+      userId,
+      title: input.title,
+      body: input.blog,
+      status,
+      rendered: renderBlogBody(input.blog, deps.storage),
+      image,
+    });
   } catch (error) {
     if (image) await removeImage(deps, image.key);
     throw error;
@@ -74,7 +103,7 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
 /** Checked before the upload is processed, so strangers cannot make the server decode images. */
 export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<string> {
   const id = parseBlogId(rawId);
-  const owner = await findBlogOwner(deps.db, id);
+  const owner = await findBlogOwner(deps.db, id, userId);
   if (!owner) throw noSuchBlog();
   if (owner !== userId) throw notYours();
   return id;
@@ -83,19 +112,35 @@ export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: stri
 /**
  * Ownership is checked again inside the transaction that writes, with the row locked.
  * The replaced image is deleted only after the commit; a failed write deletes the new one.
+ * Without a status the blog keeps its own; the text is checked as a draft's first (before the
+ * image is processed) and, when the result is published, as a published blog's under the lock.
+ *
+ * Publishing a draft moves its `created_at` to now: readers know a blog by when it appeared
+ * (the card's 'Created {date}', the feeds' dates, newest-first order), so a draft begun last
+ * month and published today is today's news, not a post buried a month down the feeds.
  */
 export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string, form: BlogForm): Promise<Blog> {
   const id = parseBlogId(rawId);
-  const input = validateText(form);
-  const rendered = renderBlogBody(input.blog, deps.storage);
+  const requested = parseStatus(form);
+  const draftInput = validateText(form, requested ?? 'draft');
+  const rendered = renderBlogBody(draftInput.blog, deps.storage);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
   let oldKey: string | null;
   try {
     oldKey = await deps.db.transaction().execute(async (trx) => {
-      const current = await lockBlogOwnership(trx, id);
+      const current = await lockBlogOwnership(trx, id, userId);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
-      const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, rendered, image: newImage });
+      const status = requested ?? current.status;
+      const input = validateText(form, status);
+      const updated = await updateOwnBlog(trx, id, userId, {
+        title: input.title,
+        body: input.blog,
+        status,
+        publishedNow: current.status === 'draft' && status === 'published',
+        rendered,
+        image: newImage,
+      });
       if (!updated) throw noSuchBlog();
       return current.image_key;
     });
@@ -110,7 +155,7 @@ export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string,
 export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<void> {
   const id = parseBlogId(rawId);
   const imageKey = await deps.db.transaction().execute(async (trx) => {
-    const current = await lockBlogOwnership(trx, id);
+    const current = await lockBlogOwnership(trx, id, userId);
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
     if (!(await deleteOwnBlog(trx, id, userId))) throw noSuchBlog();
@@ -119,9 +164,18 @@ export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string)
   if (imageKey) await removeImage(deps, imageKey);
 }
 
-function validateText(form: BlogForm) {
-  const parsed = blogInputSchema.safeParse({ title: form.fields.title ?? '', blog: form.fields.blog ?? '' });
+/** A published blog needs a title and content (the spec's messages); a draft may still lack them. */
+function validateText(form: BlogForm, status: BlogStatus) {
+  const schema = status === 'published' ? blogInputSchema : blogDraftInputSchema;
+  const parsed = schema.safeParse({ title: form.fields.title ?? '', blog: form.fields.blog ?? '' });
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'The blog is not valid.');
+  return parsed.data;
+}
+
+function parseStatus(form: BlogForm): BlogStatus | undefined {
+  if (form.fields.status === undefined) return undefined;
+  const parsed = blogStatusSchema.safeParse(form.fields.status);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'The status is not valid.');
   return parsed.data;
 }
 

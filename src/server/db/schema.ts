@@ -99,7 +99,11 @@ export interface BlogTable {
   /** Plain text of `body`, cut at a word near 200 characters. */
   excerpt: string | null;
   reading_minutes: number | null;
+  /** `draft`: seen by its owner only (see `blogs/blog-visibility.ts`). */
+  status: ColumnType<BlogStatus, BlogStatus | undefined, BlogStatus>;
 }
+
+export type BlogStatus = 'draft' | 'published';
 
 export type VoteDirection = 'up' | 'down';
 
