@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
+import { markUnchangedForReaders } from '../cache/response-cache.plugin.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import { assertOwnBlog, createBlog, deleteBlog, getBlog, listBlogs, listDrafts, updateBlog, type BlogsDeps } from './blogs.service.js';
@@ -105,6 +106,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       );
       const form = await readBlogForm(request);
       const blog = await createBlog(serviceDeps(request), user.id, form);
+      if (blog.status === 'draft') markUnchangedForReaders(request);
       return reply.status(201).send(blog);
     },
   );
@@ -127,7 +129,9 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       await deps.limiter.enforce(`blog-update:user:${user.id}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
       const id = await assertOwnBlog(serviceDeps(request), user.id, request.params.id);
       const form = await readBlogForm(request);
-      return updateBlog(serviceDeps(request), user.id, id, form);
+      const { blog, wasPublic } = await updateBlog(serviceDeps(request), user.id, id, form);
+      if (!wasPublic && blog.status === 'draft') markUnchangedForReaders(request);
+      return blog;
     },
   );
 

@@ -119,15 +119,20 @@ export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: stri
  * (the card's 'Created {date}', the feeds' dates, newest-first order), so a draft begun last
  * month and published today is today's news, not a post buried a month down the feeds.
  */
-export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string, form: BlogForm): Promise<Blog> {
+export async function updateBlog(
+  deps: BlogsDeps,
+  userId: string,
+  rawId: string,
+  form: BlogForm,
+): Promise<{ blog: Blog; /** Whether readers could see the blog before this change. */ wasPublic: boolean }> {
   const id = parseBlogId(rawId);
   const requested = parseStatus(form);
   const draftInput = validateText(form, requested ?? 'draft');
   const rendered = renderBlogBody(draftInput.blog, deps.storage);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
-  let oldKey: string | null;
+  let before: { imageKey: string | null; status: BlogStatus };
   try {
-    oldKey = await deps.db.transaction().execute(async (trx) => {
+    before = await deps.db.transaction().execute(async (trx) => {
       const current = await lockBlogOwnership(trx, id, userId);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
@@ -142,14 +147,14 @@ export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string,
         image: newImage,
       });
       if (!updated) throw noSuchBlog();
-      return current.image_key;
+      return { imageKey: current.image_key, status: current.status };
     });
   } catch (error) {
     if (newImage) await removeImage(deps, newImage.key);
     throw error;
   }
-  if (newImage && oldKey) await removeImage(deps, oldKey);
-  return getBlog(deps, userId, id);
+  if (newImage && before.imageKey) await removeImage(deps, before.imageKey);
+  return { blog: await getBlog(deps, userId, id), wasPublic: before.status === 'published' };
 }
 
 export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<void> {

@@ -213,4 +213,16 @@ describe('drafts and the response cache', () => {
     expect((await get(t.app, `/api/blogs/${draft.id}`)).statusCode).toBe(404);
     for (const url of urls) expect((await get(t.app, url)).body, url).not.toContain(draft.id);
   });
+
+  it('keeps cached answers when a draft is saved as a draft (autosave), which no reader can see', async () => {
+    const published = (await send(t.app, 'POST', '/api/blogs', owner, { title: 'Already public', blog: 'x' })).json<Blog>();
+    const urls = ['/api/blogs?page=1', '/rss.xml', `/api/blogs/${published.id}`];
+    for (const url of urls) await get(t.app, url);
+    const draft = (await send(t.app, 'POST', '/api/blogs', owner, { title: 'Typing', blog: 'a', status: 'draft' })).json<Blog>();
+    expect((await send(t.app, 'PATCH', `/api/blogs/${draft.id}`, owner, { title: 'Typing', blog: 'ab' })).statusCode).toBe(200);
+    for (const url of urls) expect((await get(t.app, url)).headers['x-cache'], url).toBe('hit');
+    // A public blog's edit still clears them.
+    await send(t.app, 'PATCH', `/api/blogs/${published.id}`, owner, { title: 'Already public', blog: 'y' });
+    for (const url of urls) expect((await get(t.app, url)).headers['x-cache'], url).toBe('miss');
+  });
 });
