@@ -17,6 +17,23 @@ export const blogInputSchema = z.object({
 });
 export type BlogInput = z.infer<typeof blogInputSchema>;
 
+/**
+ * `published` (the default: the spec's Submit publishes) or `draft`, seen by its owner only.
+ * `POST /api/blogs` and `PATCH /api/blogs/:id` take it as the form field `status`; a PATCH
+ * without it keeps the blog's status.
+ */
+export const blogStatusSchema = z.enum(['draft', 'published'], { message: 'The status must be draft or published.' });
+export type BlogStatus = z.infer<typeof blogStatusSchema>;
+
+/**
+ * A draft's text: saved while it is being written (autosave), so a title or content may still be
+ * empty; the length caps are the published ones. Publishing checks `blogInputSchema`.
+ */
+export const blogDraftInputSchema = z.object({
+  title: z.string().trim().max(TITLE_MAX_LENGTH, `The title is too long: at most ${TITLE_MAX_LENGTH} characters.`),
+  blog: z.string().trim().max(BLOG_MAX_LENGTH, `The content is too long: at most ${BLOG_MAX_LENGTH} characters.`),
+});
+
 export const blogIdSchema = z.uuid({ message: messages.blogDoesNotExist });
 
 export const pageQuerySchema = z.object({
@@ -83,6 +100,7 @@ export const blogSchema = z.object({
   myVote: voteDirectionSchema.nullable(),
   /** Comments everyone can see (hidden ones are not counted). */
   commentCount: z.number().int(),
+  status: blogStatusSchema,
 });
 export type Blog = z.infer<typeof blogSchema>;
 

@@ -24,6 +24,7 @@ export const paths = {
   support: () => '/support',
   create: () => '/create',
   settings: () => '/settings',
+  drafts: () => '/drafts',
   ai: () => '/ai',
   auth: (view?: string, extra: Record<string, string> = {}) => withQuery('/auth', { view, ...extra }),
   viewBlog: (id: string) => withQuery('/viewBlog', { id }),

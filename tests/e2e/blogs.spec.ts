@@ -330,19 +330,6 @@ test.describe('blogs', () => {
     await expect(page.getByLabel('Title', { exact: true })).toHaveCount(0);
   });
 
-  test('a draft handed over in the router state prefills /create', async ({ page, context }) => {
-    await signUpVerified(context);
-    await page.goto('/');
-    await expectOnPage(page, 1);
-    // What the AI page's 'Use as a draft' does: navigate('/create', { state: { draft } }).
-    await page.evaluate(() => {
-      window.history.pushState({ usr: { draft: { title: 'Drafted title', blog: 'Drafted\n\nbody' } }, key: 'draft', idx: 1 }, '', '/create');
-      window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
-    });
-    await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Drafted title');
-    await expect(page.getByLabel('Content')).toHaveValue('Drafted\n\nbody');
-  });
-
   test('only the owner sees Edit and Delete; unknown, missing and malformed ids', async ({ browser, page, context }) => {
     await signUpVerified(context);
     const blog = await createViaApi(context.request, `Owned ${unique()}`);

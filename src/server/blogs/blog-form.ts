@@ -9,11 +9,11 @@ export interface UploadedFile {
 }
 
 export interface BlogForm {
-  fields: { title?: string; blog?: string };
+  fields: { title?: string; blog?: string; status?: string };
   image?: UploadedFile;
 }
 
-const TEXT_FIELDS = ['title', 'blog'] as const;
+const TEXT_FIELDS = ['title', 'blog', 'status'] as const;
 const IMAGE_FIELD = 'image';
 const MAX_UPLOAD_MB = Math.round(MAX_UPLOAD_BYTES / (1024 * 1024));
 
@@ -24,8 +24,8 @@ const MAX_UPLOAD_MB = Math.round(MAX_UPLOAD_BYTES / (1024 * 1024));
 export const BLOG_FORM_LIMITS = {
   fileSize: MAX_UPLOAD_BYTES,
   files: 1,
-  fields: 4,
-  parts: 6,
+  fields: 5,
+  parts: 7,
   fieldNameSize: 100,
   fieldSize: 4 * Math.max(BLOG_MAX_LENGTH, TITLE_MAX_LENGTH) + 1024,
   headerPairs: 20,
@@ -34,13 +34,13 @@ export const BLOG_FORM_LIMITS = {
 export const imageTooLarge = () => payloadTooLarge(`The image is too large: at most ${MAX_UPLOAD_MB} MB.`);
 
 /**
- * Reads a multipart blog form: the text fields `title` and `blog`, and at most one file
+ * Reads a multipart blog form: the text fields `title`, `blog` and `status`, and at most one file
  * `image`, held in memory (it is at most MAX_UPLOAD_BYTES). The whole request is read even
  * after a problem, so the client gets the answer instead of a reset connection.
  */
 export async function readBlogForm(request: FastifyRequest): Promise<BlogForm> {
   if (!request.isMultipart()) {
-    throw unsupportedMediaType('Send the blog as multipart/form-data with the fields title, blog and an optional image.');
+    throw unsupportedMediaType('Send the blog as multipart/form-data with the fields title, blog, an optional status and an optional image.');
   }
   const form: BlogForm = { fields: {} };
   let failure: AppError | undefined;
@@ -80,7 +80,8 @@ function isTextField(name: string): name is (typeof TEXT_FIELDS)[number] {
   return (TEXT_FIELDS as readonly string[]).includes(name);
 }
 
-function fieldTooLong(name: 'title' | 'blog'): string {
+function fieldTooLong(name: (typeof TEXT_FIELDS)[number]): string {
+  if (name === 'status') return 'The status must be draft or published.';
   return name === 'title'
     ? `The title is too long: at most ${TITLE_MAX_LENGTH} characters.`
     : `The content is too long: at most ${BLOG_MAX_LENGTH} characters.`;
@@ -97,7 +98,7 @@ function toFormError(error: unknown): AppError {
       return badRequest('Send at most one image.');
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
-      return badRequest('The form has too many fields: send title, blog and an optional image.');
+      return badRequest('The form has too many fields: send title, blog, an optional status and an optional image.');
     case 'FST_PROTO_VIOLATION':
       return badRequest('The form has a field with a forbidden name.');
     default:

@@ -40,6 +40,7 @@ function summaryFields(row: CommonRow, storage: ImageStorage): Omit<BlogSummary,
     rating: row.rating,
     commentCount: row.comment_count,
     myVote: row.my_vote,
+    status: row.status,
   };
 }
 

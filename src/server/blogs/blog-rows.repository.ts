@@ -25,6 +25,7 @@ function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
       'blogs.downvotes',
       'blogs.rating',
       'blogs.comment_count',
+      'blogs.status',
       'user.email as author',
       'my_vote.direction as my_vote',
     ]);

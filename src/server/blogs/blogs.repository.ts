@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { BlogStatus, Database } from '../db/schema.js';
 import type { RenderedMarkdown } from '../markdown/render-markdown.js';
 import type { StoredImage } from '../images/stored-image.js';
 import type { BlogSort } from '../../shared/blog-schema.js';
 import { selectBlogRows, selectBlogSummaryRows, type BlogRow, type BlogSummaryRow } from './blog-rows.repository.js';
-import { isPubliclyVisible } from './blog-visibility.js';
+import { blogVisibleTo } from './blog-visibility.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -31,7 +31,7 @@ const ORDERS = {
  * instead of joined rows.
  */
 export function selectPageIds(db: Kysely<Database>, sort: BlogSort, options: { offset: number; limit: number; authorId?: string }) {
-  let query = db.selectFrom('blogs').select('blogs.id').where(isPubliclyVisible);
+  let query = db.selectFrom('blogs').select('blogs.id').where(blogVisibleTo(null));
   if (options.authorId !== undefined) query = query.where('blogs.user_id', '=', options.authorId);
   for (const column of ORDERS[sort]) query = query.orderBy(column, 'desc');
   return query.offset(options.offset).limit(options.limit);
@@ -58,25 +58,54 @@ export async function findAuthorEmail(db: Kysely<Database>, userId: string): Pro
   return row?.email;
 }
 
+/** One blog as `viewerId` may see it (a draft only by its owner); undefined otherwise. */
 export async function findBlogRow(db: Db, viewerId: string | null, id: string): Promise<BlogRow | undefined> {
-  return selectBlogRows(db, viewerId).where('blogs.id', '=', id).executeTakeFirst();
+  return selectBlogRows(db, viewerId).where('blogs.id', '=', id).where(blogVisibleTo(viewerId)).executeTakeFirst();
+}
+
+/** One page of a user's drafts, the last changed first (the one they were just writing on top). */
+export async function selectDraftsPage(db: Db, userId: string, options: { offset: number; limit: number }): Promise<BlogSummaryRow[]> {
+  return selectBlogSummaryRows(db, userId)
+    .where('blogs.user_id', '=', userId)
+    .where('blogs.status', '=', 'draft')
+    .orderBy('blogs.updated_at', 'desc')
+    .orderBy('blogs.id', 'desc')
+    .offset(options.offset)
+    .limit(options.limit)
+    .execute();
 }
 
 export async function insertBlog(
   db: Db,
-  row: { userId: string; title: string; body: string; rendered: RenderedMarkdown; image: StoredImage | null },
+  row: { userId: string; title: string; body: string; status: BlogStatus; rendered: RenderedMarkdown; image: StoredImage | null },
 ): Promise<string> {
   const inserted = await db
     .insertInto('blogs')
-    .values({ user_id: row.userId, title: row.title, body: row.body, ...renderedColumns(row.rendered), ...imageColumns(row.image) })
+    .values({
+      user_id: row.userId,
+      title: row.title,
+      body: row.body,
+      status: row.status,
+      ...renderedColumns(row.rendered),
+      ...imageColumns(row.image),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return inserted.id;
 }
 
-/** The owner and image of a blog, locked until the transaction ends; undefined if there is none. */
-export async function lockBlogOwnership(trx: Transaction<Database>, id: string) {
-  return trx.selectFrom('blogs').select(['user_id', 'image_key']).where('id', '=', id).forUpdate().executeTakeFirst();
+/**
+ * The owner, image and status of a blog `userId` may see, locked until the transaction ends;
+ * undefined if there is none (someone else's draft is none: it answers like a missing blog).
+ */
+export async function lockBlogOwnership(trx: Transaction<Database>, id: string, userId: string) {
+  return trx
+    .selectFrom('blogs')
+    .select(['user_id', 'image_key', 'status'])
+    .where('id', '=', id)
+    .where(blogVisibleTo(userId))
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** Also filtered by owner, so a write can never touch another user's blog. Returns whether a row changed. */
@@ -84,16 +113,19 @@ export async function updateOwnBlog(
   db: Db,
   id: string,
   userId: string,
-  changes: { title: string; body: string; rendered: RenderedMarkdown; image?: StoredImage },
+  changes: { title: string; body: string; status: BlogStatus; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage },
 ): Promise<boolean> {
+  const now = new Date();
   const result = await db
     .updateTable('blogs')
     .set({
       title: changes.title,
       body: changes.body,
+      status: changes.status,
       ...renderedColumns(changes.rendered),
       ...(changes.image !== undefined ? imageColumns(changes.image) : {}),
-      updated_at: new Date(),
+      ...(changes.publishedNow ? { created_at: now } : {}),
+      updated_at: now,
     })
     .where('id', '=', id)
     .where('user_id', '=', userId)
@@ -106,9 +138,9 @@ export async function deleteOwnBlog(db: Db, id: string, userId: string): Promise
   return result.numDeletedRows > 0n;
 }
 
-/** Who owns a blog, without locking it (the write re-checks under a lock). */
-export async function findBlogOwner(db: Db, id: string): Promise<string | undefined> {
-  const row = await db.selectFrom('blogs').select('user_id').where('id', '=', id).executeTakeFirst();
+/** Who owns a blog `userId` may see, without locking it (the write re-checks under a lock). */
+export async function findBlogOwner(db: Db, id: string, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('blogs').select('user_id').where('id', '=', id).where(blogVisibleTo(userId)).executeTakeFirst();
   return row?.user_id;
 }
 

@@ -4,9 +4,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
+import { markUnchangedForReaders } from '../cache/response-cache.plugin.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
-import { assertOwnBlog, createBlog, deleteBlog, getBlog, listAuthorBlogs, listBlogs, updateBlog, type BlogsDeps } from './blogs.service.js';
+import {
+  assertOwnBlog,
+  createBlog,
+  deleteBlog,
+  getBlog,
+  listAuthorBlogs,
+  listBlogs,
+  listDrafts,
+  updateBlog,
+  type BlogsDeps,
+} from './blogs.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 
 /** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
@@ -21,7 +32,8 @@ const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
 const idParams = z.object({ id: z.string() });
 const multipartBody = {
-  description: 'multipart/form-data: `title`, `blog` (text) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF).',
+  description:
+    'multipart/form-data: `title`, `blog` (text), an optional `status` (`published`, the default on create, or `draft`: seen by its owner only; an edit without it keeps the status) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF). A draft may have an empty title or content.',
 };
 
 export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -67,6 +79,24 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
   );
 
+  // Private to the viewer, so never in the response cache (its URL has no cache tags).
+  app.get(
+    '/api/drafts',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: "One page of the signed-in user's drafts, the last changed first",
+        querystring: pageQuerySchema,
+        response: { 200: blogPageSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      void reply.header('cache-control', 'private, no-store');
+      return listDrafts(serviceDeps(request), user.id, request.query.page);
+    },
+  );
+
   app.get(
     '/api/blogs/:id',
     {
@@ -105,6 +135,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       );
       const form = await readBlogForm(request);
       const blog = await createBlog(serviceDeps(request), user.id, form);
+      if (blog.status === 'draft') markUnchangedForReaders(request);
       return reply.status(201).send(blog);
     },
   );
@@ -114,7 +145,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     {
       schema: {
         tags: ['blogs'],
-        summary: "Change a blog's title, content and optionally its image (owner only)",
+        summary: "Change a blog's title, content and optionally its status and image (owner only)",
         consumes: ['multipart/form-data'],
         description: multipartBody.description,
         params: idParams,
@@ -127,7 +158,9 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       await deps.limiter.enforce(`blog-update:user:${user.id}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
       const id = await assertOwnBlog(serviceDeps(request), user.id, request.params.id);
       const form = await readBlogForm(request);
-      return updateBlog(serviceDeps(request), user.id, id, form);
+      const { blog, wasPublic } = await updateBlog(serviceDeps(request), user.id, id, form);
+      if (!wasPublic && blog.status === 'draft') markUnchangedForReaders(request);
+      return blog;
     },
   );
 

@@ -1,6 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { blogIdSchema, blogInputSchema, type AuthorPage, type Blog, type BlogPage, type BlogSort } from '../../shared/blog-schema.js';
+import {
+  blogDraftInputSchema,
+  blogIdSchema,
+  blogInputSchema,
+  blogStatusSchema,
+  type AuthorPage,
+  type Blog,
+  type BlogPage,
+  type BlogSort,
+  type BlogStatus,
+} from '../../shared/blog-schema.js';
 import { PAGE_SIZE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
 import type { Database } from '../db/schema.js';
@@ -24,6 +34,7 @@ import {
   insertBlog,
   lockBlogOwnership,
   findAuthorEmail,
+  selectDraftsPage,
   selectListPage,
   updateOwnBlog,
 } from './blogs.repository.js';
@@ -66,6 +77,17 @@ async function listPage(deps: BlogsDeps, viewerId: string | null, sort: BlogSort
   };
 }
 
+/** The viewer's own drafts, one page at a time, the last changed first. */
+export async function listDrafts(deps: BlogsDeps, userId: string, page: number): Promise<BlogPage> {
+  const rows = await selectDraftsPage(deps.db, userId, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 });
+  return {
+    items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)),
+    page,
+    pageSize: PAGE_SIZE,
+    hasMore: rows.length > PAGE_SIZE,
+  };
+}
+
 export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: string): Promise<Blog> {
   const row = await findBlogRow(deps.db, viewerId, parseBlogId(rawId));
   if (!row) throw noSuchBlog();
@@ -78,13 +100,15 @@ export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: s
  * the images its text shows that the author uploaded from the editor (see `syncBlogInlineImages`).
  */
 export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm): Promise<Blog> {
-  const input = validateText(form);
+  // Without a status the spec's flow: Submit publishes.
+  const status = parseStatus(form) ?? 'published';
+  const input = validateText(form, status);
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
   const image = form.image ? await storeImage(deps, form.image, userId) : null;
   let id: string;
   try {
     id = await deps.db.transaction().execute(async (trx) => {
-      const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, rendered, image });
+      const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, status, rendered, image });
       await syncBlogInlineImages(trx, { userId, blogId: created, keys: inlineKeys });
       return created;
     });
@@ -98,7 +122,7 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
 /** Checked before the upload is processed, so strangers cannot make the server decode images. */
 export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<string> {
   const id = parseBlogId(rawId);
-  const owner = await findBlogOwner(deps.db, id);
+  const owner = await findBlogOwner(deps.db, id, userId);
   if (!owner) throw noSuchBlog();
   if (owner !== userId) throw notYours();
   return id;
@@ -107,35 +131,56 @@ export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: stri
 /**
  * Ownership is checked again inside the transaction that writes, with the row locked.
  * The replaced image is deleted only after the commit; a failed write deletes the new one.
+ * Without a status the blog keeps its own; the text is checked as a draft's first (before the
+ * image is processed) and, when the result is published, as a published blog's under the lock.
+ *
+ * Publishing a draft moves its `created_at` to now: readers know a blog by when it appeared
+ * (the card's 'Created {date}', the feeds' dates, newest-first order), so a draft begun last
+ * month and published today is today's news, not a post buried a month down the feeds.
  */
-export async function updateBlog(deps: BlogsDeps, userId: string, rawId: string, form: BlogForm): Promise<Blog> {
+export async function updateBlog(
+  deps: BlogsDeps,
+  userId: string,
+  rawId: string,
+  form: BlogForm,
+): Promise<{ blog: Blog; /** Whether readers could see the blog before this change. */ wasPublic: boolean }> {
   const id = parseBlogId(rawId);
-  const input = validateText(form);
-  const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
+  const requested = parseStatus(form);
+  const draftInput = validateText(form, requested ?? 'draft');
+  const { rendered, inlineKeys } = await renderBlogWithImages(deps, draftInput.blog);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
-  let oldKey: string | null;
+  let before: { imageKey: string | null; status: BlogStatus };
   try {
-    oldKey = await deps.db.transaction().execute(async (trx) => {
-      const current = await lockBlogOwnership(trx, id);
+    before = await deps.db.transaction().execute(async (trx) => {
+      const current = await lockBlogOwnership(trx, id, userId);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
-      const updated = await updateOwnBlog(trx, id, userId, { title: input.title, body: input.blog, rendered, image: newImage });
+      const status = requested ?? current.status;
+      const input = validateText(form, status);
+      const updated = await updateOwnBlog(trx, id, userId, {
+        title: input.title,
+        body: input.blog,
+        status,
+        publishedNow: current.status === 'draft' && status === 'published',
+        rendered,
+        image: newImage,
+      });
       if (!updated) throw noSuchBlog();
       await syncBlogInlineImages(trx, { userId, blogId: id, keys: inlineKeys });
-      return current.image_key;
+      return { imageKey: current.image_key, status: current.status };
     });
   } catch (error) {
     if (newImage) await removeImage(deps, newImage.key);
     throw error;
   }
-  if (newImage && oldKey) await removeImage(deps, oldKey);
-  return getBlog(deps, userId, id);
+  if (newImage && before.imageKey) await removeImage(deps, before.imageKey);
+  return { blog: await getBlog(deps, userId, id), wasPublic: before.status === 'published' };
 }
 
 export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<void> {
   const id = parseBlogId(rawId);
   const [imageKey, inlineKeys] = await deps.db.transaction().execute(async (trx) => {
-    const current = await lockBlogOwnership(trx, id);
+    const current = await lockBlogOwnership(trx, id, userId);
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
     const released = await releaseAllBlogInlineImages(trx, id);
@@ -153,7 +198,7 @@ export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string)
 export async function removeBlogImage(deps: BlogsDeps, userId: string, rawId: string): Promise<Blog> {
   const id = parseBlogId(rawId);
   const imageKey = await deps.db.transaction().execute(async (trx) => {
-    const current = await lockBlogOwnership(trx, id);
+    const current = await lockBlogOwnership(trx, id, userId);
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
     if (current.image_key) await clearOwnBlogImage(trx, id, userId);
@@ -163,9 +208,18 @@ export async function removeBlogImage(deps: BlogsDeps, userId: string, rawId: st
   return getBlog(deps, userId, id);
 }
 
-function validateText(form: BlogForm) {
-  const parsed = blogInputSchema.safeParse({ title: form.fields.title ?? '', blog: form.fields.blog ?? '' });
+/** A published blog needs a title and content (the spec's messages); a draft may still lack them. */
+function validateText(form: BlogForm, status: BlogStatus) {
+  const schema = status === 'published' ? blogInputSchema : blogDraftInputSchema;
+  const parsed = schema.safeParse({ title: form.fields.title ?? '', blog: form.fields.blog ?? '' });
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'The blog is not valid.');
+  return parsed.data;
+}
+
+function parseStatus(form: BlogForm): BlogStatus | undefined {
+  if (form.fields.status === undefined) return undefined;
+  const parsed = blogStatusSchema.safeParse(form.fields.status);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'The status is not valid.');
   return parsed.data;
 }
 

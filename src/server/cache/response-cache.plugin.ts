@@ -51,6 +51,16 @@ export function writeTagsFor(method: string, url: string): string[] | undefined 
   return undefined;
 }
 
+const unchangedForReaders = new WeakSet<FastifyRequest>();
+
+/**
+ * Said by a successful write that changed nothing an anonymous reader can see (a draft saved as a
+ * draft: autosave writes one every few seconds while someone types), so no cached answer goes.
+ */
+export function markUnchangedForReaders(request: FastifyRequest): void {
+  unchangedForReaders.add(request);
+}
+
 /** A request that carries a session (or any credentials) is never answered from, nor stored into, the cache. */
 function isAnonymous(request: FastifyRequest): boolean {
   return !request.headers.authorization && !request.headers.cookie?.includes('session_token');
@@ -98,7 +108,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      const tags = reply.statusCode < 300 ? writeTagsFor(request.method, request.url) : undefined;
+      const tags = reply.statusCode < 300 && !unchangedForReaders.has(request) ? writeTagsFor(request.method, request.url) : undefined;
       if (tags) await invalidation.publish(tags);
       return payload;
     }

@@ -6,6 +6,7 @@ import * as votes from './migrations/2026-11-22-04-votes.js';
 import * as feedIndexes from './migrations/2026-11-23-02-feed-indexes.js';
 import * as blogHtml from './migrations/2026-11-23-03-blog-html.js';
 import * as imageVariants from './migrations/2026-11-23-04-image-variants.js';
+import * as blogStatus from './migrations/2026-11-23-05-blog-status.js';
 import * as inlineImages from './migrations/2026-11-23-06-inline-images.js';
 import * as comments from './migrations/2026-11-23-07-comments.js';
 import * as hotScore from './migrations/2026-11-23-09-hot-score.js';
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-02-feed-indexes': feedIndexes,
   '2026-11-23-03-blog-html': blogHtml,
   '2026-11-23-04-image-variants': imageVariants,
+  '2026-11-23-05-blog-status': blogStatus,
   '2026-11-23-06-inline-images': inlineImages,
   '2026-11-23-07-comments': comments,
   '2026-11-23-09-hot-score': hotScore,

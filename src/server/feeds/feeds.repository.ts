@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { blogVisibleTo } from '../blogs/blog-visibility.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -6,6 +7,8 @@ import type { Database } from '../db/schema.js';
  * newest blogs come from `blogs_newest_idx` or `blogs_user_newest_idx`, sitemap parts are id
  * ranges of `blogs_sitemap_idx` (keyset paging by id, never OFFSET), so each reads about as many
  * rows as it returns. Queries are returned unexecuted, so `feeds.test.ts` can check their plans.
+ * Every one shows public blogs only (`blogVisibleTo(null)`: no drafts), the condition the partial
+ * indexes are built on.
  */
 
 /** The newest blogs of the whole site with their authors' e-mails. */
@@ -14,6 +17,7 @@ export function newestBlogs(db: Kysely<Database>, limit: number) {
     .selectFrom('blogs')
     .innerJoin('user', 'user.id', 'blogs.user_id')
     .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at', 'user.email as author'])
+    .where(blogVisibleTo(null))
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc')
     .limit(limit);
@@ -33,6 +37,7 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
           .selectFrom('blogs')
           .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at'])
           .whereRef('blogs.user_id', '=', 'user.id')
+          .where(blogVisibleTo(null))
           .orderBy('blogs.created_at', 'desc')
           .orderBy('blogs.id', 'desc')
           .limit(limit)
@@ -47,7 +52,7 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
 
 /** Up to `limit` blogs in id order, from `fromId` (inclusive) or from the first. */
 export function blogsById(db: Kysely<Database>, options: { fromId?: string; limit: number }) {
-  const query = db.selectFrom('blogs').select(['id', 'updated_at']).orderBy('id').limit(options.limit);
+  const query = db.selectFrom('blogs').select(['id', 'updated_at']).where(blogVisibleTo(null)).orderBy('id').limit(options.limit);
   return options.fromId === undefined ? query : query.where('id', '>=', options.fromId);
 }
 
@@ -64,7 +69,7 @@ export interface SitemapPartRow {
 export function sitemapParts(partSize: number) {
   return sql<SitemapPartRow>`
     with numbered as (
-      select id, updated_at, row_number() over (order by id) - 1 as n from blogs
+      select id, updated_at, row_number() over (order by id) - 1 as n from blogs where ${blogVisibleTo(null)}
     ), parted as (
       select id, updated_at, n / ${partSize} as part, n % ${partSize} = 0 as starts_part from numbered
     )

@@ -192,12 +192,25 @@ describe('server-rendered pages', () => {
       ['/create', 'Create a Blog'],
       ['/settings', 'Settings'],
       ['/ai', 'AI Blog Generator'],
+      ['/drafts', 'My Drafts'],
       ['/auth', 'Login or Register'],
     ]) {
       const response = await get(url!);
       expect(response.statusCode, url).toBe(200);
       expect(parsePage(response.body).title).toBe(`${title} · Field Notes`);
     }
+  });
+
+  it("answers a draft's page with 404 and 'This blog does not exist', for anyone (pages render anonymously)", async () => {
+    const draft = await t.database.db
+      .insertInto('blogs')
+      .values({ user_id: blogs[0]!.userId, title: 'A secret draft title', body: 'Unpublished words', status: 'draft' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const response = await get(`/viewBlog?id=${draft.id}`);
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('This blog does not exist');
+    expect(response.body).not.toContain('A secret draft title');
   });
 
   it('renders the same page for a signed-in visitor as for anyone: nothing private is in it', async () => {

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { selectBlogSummaryRows } from '../blogs/blog-rows.repository.js';
+import { blogVisibleTo } from '../blogs/blog-visibility.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -26,7 +27,7 @@ function orQuery(words: string[]): RawBuilder<string> {
 }
 
 /**
- * One page of blogs whose title matches any of the words, best matches first. The matches are
+ * One page of public blogs whose title matches any of the words, best matches first. The matches are
  * ranked, counted and cut to the page on `blogs` alone; only the page's rows are then joined to
  * their authors and the viewer's votes.
  */
@@ -43,6 +44,7 @@ export function searchBlogRows(
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .where(sql<boolean>`blogs.title_tsv @@ ${query}`)
+    .where(blogVisibleTo(null))
     .orderBy('rank', 'desc')
     .orderBy('blogs.rating', 'desc')
     .orderBy('blogs.created_at', 'desc')
@@ -64,6 +66,7 @@ export async function countMatchingBlogs(db: Kysely<Database>, words: string[]):
     .selectFrom('blogs')
     .select(sql<number>`count(*)::int`.as('total'))
     .where(sql<boolean>`blogs.title_tsv @@ ${orQuery(words)}`)
+    .where(blogVisibleTo(null))
     .executeTakeFirstOrThrow();
   return row.total;
 }

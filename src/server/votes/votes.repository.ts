@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, VoteDirection } from '../db/schema.js';
+import { blogVisibleTo } from '../blogs/blog-visibility.js';
 
 /**
  * Records the user's vote in one statement: a new vote is inserted, a vote the other way is
@@ -27,10 +28,17 @@ export async function upsertVote(
 /**
  * Takes the blog's row lock before the vote is written, the lock the counting trigger needs
  * anyway. Taken first, a vote and a concurrent deletion or edit of the blog queue one behind the
- * other instead of each holding half of what the other needs (a deadlock). False: no such blog.
+ * other instead of each holding half of what the other needs (a deadlock). False: no such blog
+ * that the voter may see.
  */
-export async function lockBlogForVote(db: Kysely<Database>, blogId: string): Promise<boolean> {
-  const row = await db.selectFrom('blogs').select('id').where('id', '=', blogId).forNoKeyUpdate().executeTakeFirst();
+export async function lockBlogForVote(db: Kysely<Database>, blogId: string, voterId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('blogs')
+    .select('id')
+    .where('id', '=', blogId)
+    .where(blogVisibleTo(voterId))
+    .forNoKeyUpdate()
+    .executeTakeFirst();
   return row !== undefined;
 }
 

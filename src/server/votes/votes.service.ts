@@ -17,7 +17,7 @@ export interface VoteCommand {
  */
 export async function castVote(db: Kysely<Database>, command: VoteCommand): Promise<VoteResult> {
   return db.transaction().execute(async (trx) => {
-    if (!(await lockBlogForVote(trx, command.blogId))) throw notFound(messages.blogDoesNotExist);
+    if (!(await lockBlogForVote(trx, command.blogId, command.userId))) throw notFound(messages.blogDoesNotExist);
     let changed: boolean;
     try {
       changed = await upsertVote(trx, command);
@@ -40,7 +40,7 @@ export async function castVote(db: Kysely<Database>, command: VoteCommand): Prom
  */
 export async function removeVote(db: Kysely<Database>, command: Omit<VoteCommand, 'direction'>): Promise<VoteResult> {
   return db.transaction().execute(async (trx) => {
-    if (!(await lockBlogForVote(trx, command.blogId))) throw notFound(messages.blogDoesNotExist);
+    if (!(await lockBlogForVote(trx, command.blogId, command.userId))) throw notFound(messages.blogDoesNotExist);
     await deleteVote(trx, command);
     const counts = await selectVoteCounts(trx, command.blogId);
     if (!counts) throw notFound(messages.blogDoesNotExist);

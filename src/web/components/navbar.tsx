@@ -67,6 +67,9 @@ export function Navbar() {
                   <NavDropdown.Item as={Link} to="/ai" eventKey="ai">
                     AI Blog Generator
                   </NavDropdown.Item>
+                  <NavDropdown.Item as={Link} to={paths.drafts()} eventKey="drafts">
+                    My Drafts
+                  </NavDropdown.Item>
                 </>
               )}
               <NavDropdown.Divider />

@@ -14,6 +14,9 @@ export const blogQueryKeys = {
   author: (authorId: string, page: number) => [...blogQueryKeys.lists(), 'author', authorId, page] as const,
   details: () => [...blogQueryKeys.all, 'detail'] as const,
   detail: (id: string) => [...blogQueryKeys.details(), id] as const,
+  /** The signed-in viewer's own drafts (`/drafts`). */
+  drafts: () => [...blogQueryKeys.all, 'drafts'] as const,
+  draftsPage: (page: number) => [...blogQueryKeys.drafts(), page] as const,
 };
 
 export const searchQueryKeys = {
@@ -22,12 +25,14 @@ export const searchQueryKeys = {
 };
 
 /**
- * After a write that changes what lists and searches show (create, edit, delete, vote): they are
- * ordered by rating and carry counts, so every one of them is refetched when next shown.
+ * After a write that changes what lists and searches show (create, edit, delete, vote, a draft
+ * saved or published): they are ordered by rating and carry counts, so every one of them is
+ * refetched when next shown.
  */
 export async function invalidateBlogLists(queryClient: QueryClient): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: blogQueryKeys.lists() }),
+    queryClient.invalidateQueries({ queryKey: blogQueryKeys.drafts() }),
     queryClient.invalidateQueries({ queryKey: searchQueryKeys.all }),
   ]);
 }

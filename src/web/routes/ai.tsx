@@ -1,5 +1,7 @@
+import { useNavigate } from 'react-router';
 import { RequireSession } from '../components/require-session';
 import { AI_TEXTS, BlogGenerator } from '../features/ai/components/blog-generator';
+import { useCreateBlog } from '../features/blogs/api/create-blog';
 import { paths } from '../../shared/paths';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
@@ -11,11 +13,22 @@ function AiPage() {
       {() => (
         <div className="mx-auto" style={{ maxWidth: 860 }}>
           <h1 className="mb-4">{AI_TEXTS.heading}</h1>
-          <BlogGenerator />
+          <BlogGeneratorSavingDrafts />
         </div>
       )}
     </RequireSession>
   );
+}
+
+/** 'Use as a draft' saves the generated blog as a real draft and opens it in /edit. */
+function BlogGeneratorSavingDrafts() {
+  const createBlog = useCreateBlog();
+  const navigate = useNavigate();
+  const useAsDraft = async (draft: { title: string; blog: string }) => {
+    const blog = await createBlog.mutateAsync({ ...draft, image: null, status: 'draft' });
+    await navigate(paths.edit(blog.id));
+  };
+  return <BlogGenerator onUseAsDraft={useAsDraft} />;
 }
 
 export const aiScreen: Screen = {

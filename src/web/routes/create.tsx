@@ -1,45 +1,83 @@
-import { useLocation, useNavigate } from 'react-router';
-import { z } from 'zod';
+import { useNavigate } from 'react-router';
+import type { Blog } from '../../shared/blog-schema';
 import { messages } from '../../shared/messages';
+import { paths } from '../../shared/paths';
 import { RequireSession } from '../components/require-session';
 import { useDialog } from '../components/message-dialog';
 import type { BlogFormValues } from '../features/blogs/api/blog-form-data';
 import { useCreateBlog } from '../features/blogs/api/create-blog';
+import { useUpdateBlog } from '../features/blogs/api/update-blog';
+import { AutosaveStatusText } from '../features/blogs/components/autosave-status';
 import { BlogForm } from '../features/blogs/components/blog-form';
-import { paths } from '../../shared/paths';
+import { DRAFT_TEXTS, LEAVE_GUARD_TEXTS } from '../features/blogs/draft-texts';
+import { useBlogAutosave } from '../features/blogs/hooks/use-blog-autosave';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
-
-/** Other pages (the AI generator's 'Use as a draft') open /create with a draft in the router state. */
-const draftStateSchema = z.object({ draft: z.object({ title: z.string(), blog: z.string() }) });
+import { useLeaveGuard } from '../lib/use-leave-guard';
 
 function CreatePage() {
-  const location = useLocation();
-  const draft = draftStateSchema.safeParse(location.state).data?.draft;
   return (
     <RequireSession what="create a blog">
       {(user) => (
         <>
           <h1 className="h3 mb-4">Create a Blog</h1>
-          <CreateBlogForm author={user.email} draft={draft} />
+          <CreateBlogForm author={user.email} />
         </>
       )}
     </RequireSession>
   );
 }
 
-function CreateBlogForm({ author, draft }: { author: string; draft?: { title: string; blog: string } }) {
+/**
+ * The URL becomes the draft's /edit as soon as the first autosave has made one, so a reload or a
+ * reopened tab finds the text. It is swapped in place (`history.replaceState`), not navigated to:
+ * a navigation would mount the edit screen and take the cursor out of the text being typed.
+ * React Router keeps its own state in `history.state`, which is passed on unchanged.
+ */
+function showDraftUrl(blog: Blog) {
+  window.history.replaceState(window.history.state, '', paths.edit(blog.id));
+}
+
+function CreateBlogForm({ author }: { author: string }) {
   const createBlog = useCreateBlog();
+  const updateBlog = useUpdateBlog();
   const showDialog = useDialog();
   const navigate = useNavigate();
+  const autosave = useBlogAutosave({ target: { kind: 'draft', draftId: null }, saved: { title: '', blog: '' }, onDraftCreated: showDraftUrl });
+  useLeaveGuard(autosave.isDirty, LEAVE_GUARD_TEXTS);
 
+  /** The spec's Submit: publishes (the autosaved draft, when there is one), 'Blog Created!', home. */
   const submit = async (values: BlogFormValues) => {
-    await createBlog.mutateAsync(values);
+    const text = autosave.snapshot();
+    const draftId = await autosave.flush();
+    if (draftId) await updateBlog.mutateAsync({ id: draftId, values: { ...values, status: 'published' } });
+    else await createBlog.mutateAsync(values);
+    autosave.markSaved(text, { stop: true });
     await showDialog({ title: 'Success', message: messages.blogCreated });
     await navigate(paths.home());
   };
 
-  return <BlogForm author={author} initialValues={draft} submitLabel="Submit" onSubmit={submit} />;
+  /** Saves everything, the image too, as a draft, and goes on editing it there. */
+  const saveDraft = async (values: BlogFormValues) => {
+    const text = autosave.snapshot();
+    const draftId = await autosave.flush();
+    const blog = draftId
+      ? await updateBlog.mutateAsync({ id: draftId, values: { ...values, status: 'draft' } })
+      : await createBlog.mutateAsync({ ...values, status: 'draft' });
+    autosave.markSaved(text, { stop: true });
+    await navigate(paths.edit(blog.id), { replace: true, state: { draftSaved: true } });
+  };
+
+  return (
+    <BlogForm
+      author={author}
+      submitLabel="Submit"
+      onSubmit={submit}
+      secondaryAction={{ label: DRAFT_TEXTS.saveDraft, onClick: saveDraft }}
+      onChange={autosave.onChange}
+      status={<AutosaveStatusText status={autosave.status} />}
+    />
+  );
 }
 
 export const createScreen: Screen = {

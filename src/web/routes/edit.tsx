@@ -1,6 +1,8 @@
-import { useEffect, useRef } from 'react';
-import { Link, redirect, useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, redirect, useLocation, useNavigate, useSearchParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
 import { blogIdSchema, type Blog } from '../../shared/blog-schema';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
@@ -12,9 +14,13 @@ import { RequireSession, type SignedInUser } from '../components/require-session
 import type { BlogFormValues } from '../features/blogs/api/blog-form-data';
 import { useBlog } from '../features/blogs/api/get-blog';
 import { useUpdateBlog } from '../features/blogs/api/update-blog';
+import { AutosaveStatusText } from '../features/blogs/components/autosave-status';
 import { BlogForm } from '../features/blogs/components/blog-form';
 import { RemoveImageButton } from '../features/blogs/components/remove-image-button';
+import { DRAFT_TEXTS, LEAVE_GUARD_TEXTS } from '../features/blogs/draft-texts';
+import { readLocalEdit, removeLocalEdit, useBlogAutosave, type BlogText } from '../features/blogs/hooks/use-blog-autosave';
 import { ApiError } from '../lib/api-client';
+import { useLeaveGuard } from '../lib/use-leave-guard';
 
 /** /edit?id= : the owner changes a blog. No id goes home; an unknown one says 'Blog not found!' first. */
 function EditPage() {
@@ -42,7 +48,13 @@ function EditBlog({ id, user }: { id: string; user: SignedInUser }) {
       </Alert>
     );
   }
-  return <EditBlogForm blog={blog.data} author={user.email} />;
+  return <EditForm blog={blog.data} author={user.email} />;
+}
+
+/** Which form is decided once: publishing a draft must not swap the form while its success popup shows. */
+function EditForm({ blog, author }: { blog: Blog; author: string }) {
+  const [isDraft] = useState(blog.status === 'draft');
+  return isDraft ? <EditDraftForm blog={blog} author={author} /> : <EditBlogForm blog={blog} author={author} />;
 }
 
 /** The spec's popup, then home. */
@@ -58,27 +70,124 @@ function BlogNotFound() {
   return <p>{messages.blogNotFound}</p>;
 }
 
+/**
+ * A published blog: the spec's Update. Typing never changes the live post; unsaved edits are kept
+ * in this browser (by blog id) and come back, with a notice and a way to discard them, on return.
+ */
 function EditBlogForm({ blog, author }: { blog: Blog; author: string }) {
   const updateBlog = useUpdateBlog();
   const showDialog = useDialog();
   const navigate = useNavigate();
+  const saved: BlogText = { title: blog.title, blog: blog.blog };
+  const [restored, setRestored] = useState(() => {
+    const local = readLocalEdit(blog.id);
+    if (local && local.title === saved.title && local.blog === saved.blog) {
+      removeLocalEdit(blog.id);
+      return null;
+    }
+    return local;
+  });
+  const [formKey, setFormKey] = useState(0);
+  const autosave = useBlogAutosave({ target: { kind: 'local', blogId: blog.id }, saved });
+  useLeaveGuard(autosave.isDirty, LEAVE_GUARD_TEXTS);
 
   const submit = async (values: BlogFormValues) => {
+    const text = autosave.snapshot();
     await updateBlog.mutateAsync({ id: blog.id, values });
+    autosave.markSaved(text, { stop: true });
     await showDialog({ title: 'Success', message: messages.blogUpdated });
     await navigate(paths.home());
+  };
+
+  const discard = () => {
+    autosave.markSaved(saved);
+    setRestored(null);
+    setFormKey((key) => key + 1);
   };
 
   return (
     <>
       <h1 className="h3 mb-4">Edit Blog</h1>
+      {restored && (
+        <Alert variant="info" className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+          <div>
+            <Alert.Heading as="h2" className="h6 mb-1">
+              {DRAFT_TEXTS.restoredTitle}
+            </Alert.Heading>
+            {DRAFT_TEXTS.restored(new Date(restored.savedAt).toLocaleString())}
+          </div>
+          <Button variant="outline-secondary" size="sm" onClick={discard}>
+            {DRAFT_TEXTS.discard}
+          </Button>
+        </Alert>
+      )}
       <BlogForm
+        key={formKey}
         author={author}
-        initialValues={{ title: blog.title, blog: blog.blog }}
+        initialValues={restored && formKey === 0 ? { title: restored.title, blog: restored.blog } : saved}
         currentImageUrl={blog.imageUrl}
         removeImageControl={<RemoveImageButton blogId={blog.id} />}
         submitLabel="Update"
         onSubmit={submit}
+        onChange={autosave.onChange}
+        status={<AutosaveStatusText status={autosave.status} />}
+      />
+    </>
+  );
+}
+
+/** A draft: saved to the server while typing; 'Publish' publishes it, 'Save draft' saves everything and stays. */
+function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
+  const updateBlog = useUpdateBlog();
+  const showDialog = useDialog();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const justSaved = (location.state as { draftSaved?: unknown } | null)?.draftSaved === true;
+  const [formKey, setFormKey] = useState(0);
+  const autosave = useBlogAutosave({
+    target: { kind: 'draft', draftId: blog.id },
+    saved: { title: blog.title, blog: blog.blog },
+    initialStatus: justSaved ? { state: 'saved' } : undefined,
+  });
+  useLeaveGuard(autosave.isDirty, LEAVE_GUARD_TEXTS);
+
+  const publish = async (values: BlogFormValues) => {
+    const text = autosave.snapshot();
+    await autosave.flush();
+    await updateBlog.mutateAsync({ id: blog.id, values: { ...values, status: 'published' } });
+    autosave.markSaved(text, { stop: true });
+    await showDialog({ title: 'Success', message: DRAFT_TEXTS.blogPublished });
+    await navigate(paths.home());
+  };
+
+  const saveDraft = async (values: BlogFormValues) => {
+    const text = autosave.snapshot();
+    await autosave.flush();
+    await updateBlog.mutateAsync({ id: blog.id, values: { ...values, status: 'draft' } });
+    autosave.markSaved(text);
+    // A chosen image is stored now: a fresh form shows it as the current one, with an empty file field.
+    if (values.image) setFormKey((key) => key + 1);
+  };
+
+  return (
+    <>
+      <h1 className="h3 mb-4">
+        Edit Blog{' '}
+        <Badge bg="secondary" className="align-middle fs-6">
+          {DRAFT_TEXTS.draftBadge}
+        </Badge>
+      </h1>
+      <BlogForm
+        key={formKey}
+        author={author}
+        initialValues={formKey === 0 ? { title: blog.title, blog: blog.blog } : autosave.snapshot()}
+        currentImageUrl={blog.imageUrl}
+        removeImageControl={<RemoveImageButton blogId={blog.id} />}
+        submitLabel={DRAFT_TEXTS.publish}
+        onSubmit={publish}
+        secondaryAction={{ label: DRAFT_TEXTS.saveDraft, onClick: saveDraft }}
+        onChange={autosave.onChange}
+        status={<AutosaveStatusText status={autosave.status} />}
       />
     </>
   );

@@ -1,5 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Link, useRevalidator, useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { getBlogQueryOptions } from '../features/blogs/api/get-blog';
@@ -14,7 +15,24 @@ import type { Screen } from '../lib/screen';
 
 const idOf = (url: URL) => url.searchParams.get('id') ?? '';
 
+/**
+ * The page is rendered for an anonymous visitor, to whom a draft does not exist. Once the browser
+ * knows a signed-in viewer, the blog is asked for once more with their session: its owner then
+ * sees their draft; anyone else still gets 404.
+ */
+function useRetryAsSignedInViewer() {
+  const { data: session, isPending } = useSession();
+  const revalidator = useRevalidator();
+  const retried = useRef(false);
+  useEffect(() => {
+    if (isPending || !session || retried.current) return;
+    retried.current = true;
+    void revalidator.revalidate();
+  }, [isPending, session, revalidator]);
+}
+
 function BlogDoesNotExist() {
+  useRetryAsSignedInViewer();
   return (
     <div className="py-4">
       <h1 className="h3">{messages.blogDoesNotExist}</h1>

@@ -20,7 +20,15 @@ export function GeneratedBlog({ html, busy }: { html: string; busy: boolean }) {
   );
 }
 
-/** A generated blog as the create form's fields: the h1's text, and the paragraphs' text. */
+/**
+ * Plain text as Markdown that shows exactly that text: characters Markdown would read as
+ * formatting are escaped, and so is what would start a heading, list or quote at a line's start.
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>~|]/g, '\\$&').replace(/^(\s*)([#+\->]|\d+[.)])/, '$1\\$2');
+}
+
+/** A generated blog as a draft's fields: the h1's text as the title, and the paragraphs as Markdown. */
 export function blogDraftFromHtml(html: string): { title: string; blog: string } {
   const document = new DOMParser().parseFromString(
     DOMPurify.sanitize(html, PURIFY_OPTIONS),
@@ -29,5 +37,5 @@ export function blogDraftFromHtml(html: string): { title: string; blog: string }
   const text = (element: Element) => (element.textContent ?? '').replace(/\s+/g, ' ').trim();
   const title = document.querySelector('h1');
   const paragraphs = [...document.querySelectorAll('p')].map(text).filter(Boolean);
-  return { title: title ? text(title) : '', blog: paragraphs.join('\n\n') };
+  return { title: title ? text(title) : '', blog: paragraphs.map(escapeMarkdown).join('\n\n') };
 }

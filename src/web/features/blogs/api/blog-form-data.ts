@@ -1,8 +1,12 @@
-/** What the create and edit forms send: the text fields and an optional new image. */
+import type { BlogStatus } from '../../../../shared/blog-schema';
+
+/** What the create and edit forms send: the text fields, an optional new image and status. */
 export interface BlogFormValues {
   title: string;
   blog: string;
   image: File | null;
+  /** Unset: a new blog is published, an edited one keeps its status. */
+  status?: BlogStatus;
 }
 
 /** The multipart body `POST /api/blogs` and `PATCH /api/blogs/:id` read. */
@@ -10,6 +14,7 @@ export function toBlogFormData(values: BlogFormValues): FormData {
   const form = new FormData();
   form.append('title', values.title);
   form.append('blog', values.blog);
+  if (values.status) form.append('status', values.status);
   if (values.image) form.append('image', values.image, values.image.name);
   return form;
 }

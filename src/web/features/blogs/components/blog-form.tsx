@@ -1,7 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useState, type FormEvent, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { blogInputSchema } from '../../../../shared/blog-schema';
+import { blogDraftInputSchema, blogInputSchema } from '../../../../shared/blog-schema';
 import { MAX_IMAGE_BYTES } from '../../../../shared/constants';
 import { messages } from '../../../../shared/messages';
 import { useDialog } from '../../../components/message-dialog';
@@ -22,6 +22,12 @@ export interface BlogFormProps {
   submitLabel: string;
   /** Saves the blog and goes on (success popup, redirect). A thrown error is shown and the form kept. */
   onSubmit: (values: BlogFormValues) => Promise<void>;
+  /** A second button beside Submit ('Save draft'): its text is checked as a draft's (may be empty). */
+  secondaryAction?: { label: string; onClick: (values: BlogFormValues) => Promise<void> };
+  /** Every change of the fields (autosave, the leave guard). */
+  onChange?: (values: BlogFormValues) => void;
+  /** Shown beside the buttons (the autosave status). */
+  status?: ReactNode;
 }
 
 const MAX_IMAGE_MB = Math.round(MAX_IMAGE_BYTES / (1024 * 1024));
@@ -34,13 +40,26 @@ function checkImage(file: File | null): string | undefined {
 }
 
 /** The create and edit form: Author (read-only), Title, Content, Post Image and the submit button. */
-export function BlogForm({ author, initialValues, currentImageUrl, removeImageControl, submitLabel, onSubmit }: BlogFormProps) {
+export function BlogForm({
+  author,
+  initialValues,
+  currentImageUrl,
+  removeImageControl,
+  submitLabel,
+  onSubmit,
+  secondaryAction,
+  onChange,
+  status,
+}: BlogFormProps) {
   const [title, setTitle] = useState(initialValues?.title ?? '');
   const [blog, setBlog] = useState(initialValues?.blog ?? '');
   const [image, setImage] = useState<File | null>(null);
   const [errors, setErrors] = useState<Errors>({});
-  const [working, setWorking] = useState(false);
+  const [working, setWorking] = useState<'submit' | 'secondary' | null>(null);
   const showDialog = useDialog();
+  // However a field changes (typing, an inserted image, a restored text), the listener hears it.
+  const emitChange = useEffectEvent(() => onChange?.({ title, blog, image }));
+  useEffect(() => emitChange(), [title, blog, image]);
 
   const refuse = async (next: Errors) => {
     setErrors(next);
@@ -51,8 +70,12 @@ export function BlogForm({ author, initialValues, currentImageUrl, removeImageCo
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    await run('submit', blogInputSchema, onSubmit);
+  };
+
+  const run = async (which: 'submit' | 'secondary', schema: typeof blogInputSchema | typeof blogDraftInputSchema, action: (values: BlogFormValues) => Promise<void>) => {
     if (working) return;
-    const parsed = blogInputSchema.safeParse({ title, blog });
+    const parsed = schema.safeParse({ title, blog });
     const next: Errors = { image: checkImage(image) };
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -62,12 +85,13 @@ export function BlogForm({ author, initialValues, currentImageUrl, removeImageCo
     }
     if (!parsed.success || next.image) return refuse(next);
     setErrors({});
-    setWorking(true);
+    setWorking(which);
     try {
-      await onSubmit({ ...parsed.data, image });
-      // On success the page moves on; the button stays disabled until it does.
+      await action({ ...parsed.data, image });
+      // Submit moves on to another page; the button stays disabled until it does.
+      if (which === 'secondary') setWorking(null);
     } catch (err) {
-      setWorking(false);
+      setWorking(null);
       await showDialog({ title: messages.errorTitle, message: errorMessage(err) });
     }
   };
@@ -118,9 +142,21 @@ export function BlogForm({ author, initialValues, currentImageUrl, removeImageCo
         {feedback('image')}
         <Form.Text>Optional. JPEG, PNG, WebP, GIF or AVIF, at most {MAX_IMAGE_MB} MB.</Form.Text>
       </Form.Group>
-      <Button type="submit" disabled={working}>
-        {working ? messages.loading : submitLabel}
-      </Button>
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <Button type="submit" disabled={working !== null}>
+          {working === 'submit' ? messages.loading : submitLabel}
+        </Button>
+        {secondaryAction && (
+          <Button
+            variant="outline-secondary"
+            disabled={working !== null}
+            onClick={() => void run('secondary', blogDraftInputSchema, secondaryAction.onClick)}
+          >
+            {working === 'secondary' ? messages.loading : secondaryAction.label}
+          </Button>
+        )}
+        {status}
+      </div>
     </Form>
   );
 }

@@ -1,0 +1,28 @@
+import ListGroup from 'react-bootstrap/ListGroup';
+import { Link } from 'react-router';
+import type { BlogSummary } from '../../../../shared/blog-schema';
+import { paths } from '../../../../shared/paths';
+import { DRAFT_TEXTS } from '../draft-texts';
+import { createdDate } from './blog-dates';
+
+/** The viewer's drafts: title, when last changed, and a link to go on writing each. */
+export function DraftList({ drafts }: { drafts: BlogSummary[] }) {
+  if (drafts.length === 0) return <p>{DRAFT_TEXTS.noDrafts}</p>;
+  return (
+    <ListGroup as="ul" aria-label={DRAFT_TEXTS.myDrafts}>
+      {drafts.map((draft) => (
+        <ListGroup.Item as="li" key={draft.id} className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+          <div>
+            <h2 className="h6 mb-1">{draft.title || DRAFT_TEXTS.untitled}</h2>
+            <small className="text-body-secondary">
+              {DRAFT_TEXTS.updated} <time dateTime={draft.updatedAt}>{createdDate(draft.updatedAt)}</time>
+            </small>
+          </div>
+          <Link className="btn btn-outline-primary btn-sm" to={paths.edit(draft.id)} aria-label={`${DRAFT_TEXTS.edit} ${draft.title || DRAFT_TEXTS.untitled}`}>
+            {DRAFT_TEXTS.edit}
+          </Link>
+        </ListGroup.Item>
+      ))}
+    </ListGroup>
+  );
+}

@@ -1,0 +1,32 @@
+/** Texts of drafts, autosave and the leave guard (not in the spec, so not in `shared/messages`). */
+export const DRAFT_TEXTS = {
+  saveDraft: 'Save draft',
+  publish: 'Publish',
+  saving: 'Saving…',
+  saved: 'Saved',
+  savedOnDevice: 'Changes kept on this device',
+  notSaved: 'Not saved:',
+  draftSaved: 'Draft saved.',
+  blogPublished: 'Blog Published!',
+  draftBadge: 'Draft',
+  restoredTitle: 'Unsaved changes restored',
+  restored: (when: string) => `Your changes from ${when} were not published yet; they are back in the form. Update to publish them.`,
+  discard: 'Discard changes',
+  leaveTitle: 'Leave this page?',
+  leaveMessage: 'You have changes that are not saved yet. Leave this page anyway?',
+  leave: 'Leave',
+  stay: 'Stay',
+  myDrafts: 'My Drafts',
+  noDrafts: 'You have no drafts. Blogs you save as a draft wait here until you publish them.',
+  untitled: '(untitled)',
+  updated: 'Updated',
+  edit: 'Edit',
+} as const;
+
+/** The leave guard's dialog on the create and edit forms. */
+export const LEAVE_GUARD_TEXTS = {
+  title: DRAFT_TEXTS.leaveTitle,
+  message: DRAFT_TEXTS.leaveMessage,
+  leave: DRAFT_TEXTS.leave,
+  stay: DRAFT_TEXTS.stay,
+};
