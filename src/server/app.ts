@@ -17,6 +17,7 @@ import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
+import { moderationRoutes } from './moderation/moderation.routes.js';
 import { createSessions } from './auth/session.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -123,6 +124,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(voteRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);
+  await app.register(moderationRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(feedRoutes, deps);
 

@@ -71,6 +71,8 @@ export const blogSchema = z.object({
   downvotes: z.number().int(),
   rating: z.number().int(),
   myVote: voteDirectionSchema.nullable(),
+  /** Hidden by a moderator (or its author suspended): only its author receives it, with the notice. */
+  hidden: z.boolean(),
 });
 export type Blog = z.infer<typeof blogSchema>;
 

@@ -26,6 +26,8 @@ export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
     downvotes: row.downvotes,
     rating: row.rating,
     myVote: row.my_vote,
+    // Only its author is ever shown a hidden blog; they see why.
+    hidden: row.hidden_at !== null || row.author_suspended_at !== null,
   };
 }
 

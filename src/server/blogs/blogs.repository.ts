@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import type { RenderedMarkdown } from '../markdown/render-markdown.js';
 import type { StoredImage } from '../images/stored-image.js';
 import { selectBlogRows, type BlogRow } from './blog-rows.repository.js';
+import { isPubliclyVisible, isVisibleTo } from './blog-visibility.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -25,6 +26,7 @@ export async function selectHomePage(
   const pageIds = db
     .selectFrom('blogs')
     .select('blogs.id')
+    .where(isPubliclyVisible)
     .orderBy('blogs.rating', 'desc')
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc')
@@ -39,7 +41,7 @@ export async function selectHomePage(
 }
 
 export async function findBlogRow(db: Db, viewerId: string | null, id: string): Promise<BlogRow | undefined> {
-  return selectBlogRows(db, viewerId).where('blogs.id', '=', id).executeTakeFirst();
+  return selectBlogRows(db, viewerId).where('blogs.id', '=', id).where(isVisibleTo(viewerId)).executeTakeFirst();
 }
 
 export async function insertBlog(

@@ -15,6 +15,8 @@ export interface UserTable {
   image: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** Set by a moderator: no sign-in, no sessions, and the account's content hidden until cleared. */
+  suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface SessionTable {
@@ -99,6 +101,9 @@ export interface BlogTable {
   /** Plain text of `body`, cut at a word near 200 characters. */
   excerpt: string | null;
   reading_minutes: number | null;
+  /** Set when a moderator hid the blog: gone from every public place, still shown to its author. */
+  hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  hidden_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type VoteDirection = 'up' | 'down';
@@ -111,6 +116,38 @@ export interface VoteTable {
   updated_at: Generated<Date>;
 }
 
+export type ReportTargetType = 'blog' | 'comment';
+export type ReportReason = 'spam' | 'harassment' | 'illegal' | 'other';
+export type ReportStatus = 'open' | 'resolved' | 'dismissed';
+
+export interface ReportTable {
+  id: Generated<string>;
+  reporter_id: string;
+  target_type: ReportTargetType;
+  target_id: string;
+  reason: ReportReason;
+  details: string | null;
+  status: Generated<ReportStatus>;
+  created_at: Generated<Date>;
+  closed_at: Date | null;
+  closed_by: string | null;
+}
+
+export type ModerationAction = 'hide' | 'restore' | 'dismiss' | 'suspend' | 'unsuspend';
+
+export interface ModerationLogTable {
+  id: Generated<string>;
+  moderator_id: string | null;
+  moderator_email: string;
+  action: ModerationAction;
+  target_type: ReportTargetType | 'user';
+  target_id: string;
+  target_label: string;
+  reason: string | null;
+  report_id: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -121,4 +158,6 @@ export interface Database {
   contact_messages: ContactMessageTable;
   blogs: BlogTable;
   votes: VoteTable;
+  reports: ReportTable;
+  moderation_log: ModerationLogTable;
 }

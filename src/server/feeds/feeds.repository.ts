@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { isPubliclyVisible, publicBlogsCondition } from '../blogs/blog-visibility.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -14,6 +15,7 @@ export function newestBlogs(db: Kysely<Database>, limit: number) {
     .selectFrom('blogs')
     .innerJoin('user', 'user.id', 'blogs.user_id')
     .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at', 'user.email as author'])
+    .where(isPubliclyVisible)
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc')
     .limit(limit);
@@ -33,6 +35,7 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
           .selectFrom('blogs')
           .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at'])
           .whereRef('blogs.user_id', '=', 'user.id')
+          .where(isPubliclyVisible)
           .orderBy('blogs.created_at', 'desc')
           .orderBy('blogs.id', 'desc')
           .limit(limit)
@@ -47,8 +50,8 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
 
 /** Up to `limit` blogs in id order, from `fromId` (inclusive) or from the first. */
 export function blogsById(db: Kysely<Database>, options: { fromId?: string; limit: number }) {
-  const query = db.selectFrom('blogs').select(['id', 'updated_at']).orderBy('id').limit(options.limit);
-  return options.fromId === undefined ? query : query.where('id', '>=', options.fromId);
+  const query = db.selectFrom('blogs').select(['blogs.id', 'blogs.updated_at']).where(isPubliclyVisible).orderBy('blogs.id').limit(options.limit);
+  return options.fromId === undefined ? query : query.where('blogs.id', '>=', options.fromId);
 }
 
 export interface SitemapPartRow {
@@ -64,7 +67,7 @@ export interface SitemapPartRow {
 export function sitemapParts(partSize: number) {
   return sql<SitemapPartRow>`
     with numbered as (
-      select id, updated_at, row_number() over (order by id) - 1 as n from blogs
+      select id, updated_at, row_number() over (order by id) - 1 as n from blogs where ${publicBlogsCondition()}
     ), parted as (
       select id, updated_at, n / ${partSize} as part, n % ${partSize} = 0 as starts_part from numbered
     )

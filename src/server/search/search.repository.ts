@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { selectBlogRows } from '../blogs/blog-rows.repository.js';
+import { isPubliclyVisible } from '../blogs/blog-visibility.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -43,6 +44,7 @@ export function searchBlogRows(
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .where(sql<boolean>`blogs.title_tsv @@ ${query}`)
+    .where(isPubliclyVisible)
     .orderBy('rank', 'desc')
     .orderBy('blogs.rating', 'desc')
     .orderBy('blogs.created_at', 'desc')
@@ -64,6 +66,7 @@ export async function countMatchingBlogs(db: Kysely<Database>, words: string[]):
     .selectFrom('blogs')
     .select(sql<number>`count(*)::int`.as('total'))
     .where(sql<boolean>`blogs.title_tsv @@ ${orQuery(words)}`)
+    .where(isPubliclyVisible)
     .executeTakeFirstOrThrow();
   return row.total;
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { isVisibleTo } from '../blogs/blog-visibility.js';
 import type { Database, VoteDirection } from '../db/schema.js';
 
 /**
@@ -29,8 +30,15 @@ export async function upsertVote(
  * anyway. Taken first, a vote and a concurrent deletion or edit of the blog queue one behind the
  * other instead of each holding half of what the other needs (a deadlock). False: no such blog.
  */
-export async function lockBlogForVote(db: Kysely<Database>, blogId: string): Promise<boolean> {
-  const row = await db.selectFrom('blogs').select('id').where('id', '=', blogId).forNoKeyUpdate().executeTakeFirst();
+export async function lockBlogForVote(db: Kysely<Database>, blogId: string, voterId: string): Promise<boolean> {
+  // A blog the voter may not see (hidden by a moderator) is no blog to them.
+  const row = await db
+    .selectFrom('blogs')
+    .select('blogs.id')
+    .where('blogs.id', '=', blogId)
+    .where(isVisibleTo(voterId))
+    .forNoKeyUpdate()
+    .executeTakeFirst();
   return row !== undefined;
 }
 

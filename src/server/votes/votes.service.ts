@@ -17,7 +17,7 @@ export interface VoteCommand {
  */
 export async function castVote(db: Kysely<Database>, command: VoteCommand): Promise<VoteResult> {
   return db.transaction().execute(async (trx) => {
-    if (!(await lockBlogForVote(trx, command.blogId))) throw notFound(messages.blogDoesNotExist);
+    if (!(await lockBlogForVote(trx, command.blogId, command.userId))) throw notFound(messages.blogDoesNotExist);
     let changed: boolean;
     try {
       changed = await upsertVote(trx, command);

@@ -1,0 +1,74 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * Moderation: readers' reports, the moderators' log, blogs hidden by a moderator and suspended
+ * accounts. Reports and log entries name their target by type and id (a blog, a comment, a user)
+ * without a foreign key, so the log outlives what it is about; reports whose target is gone are
+ * left out of the moderators' list.
+ *
+ * Public lists skip hidden blogs, so the indexes they page through leave hidden rows out (partial
+ * indexes on `hidden_at is null`) and carry `user_id`, which the suspended-author check reads:
+ * the home order and the sitemap stay index-only scans.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`alter table "user" add column suspended_at timestamptz`.execute(db);
+  // Suspended accounts are few: the anti-join of the public lists reads this small index.
+  await sql`create index user_suspended_idx on "user" (id) where suspended_at is not null`.execute(db);
+
+  await sql`alter table blogs add column hidden_at timestamptz`.execute(db);
+  await sql`alter table blogs add column hidden_by text references "user" (id) on delete set null`.execute(db);
+
+  await db.schema.dropIndex('blogs_home_order_idx').execute();
+  await sql`create index blogs_home_order_idx on blogs (rating desc, created_at desc, id desc) include (user_id) where hidden_at is null`.execute(db);
+  await db.schema.dropIndex('blogs_sitemap_idx').execute();
+  await sql`create index blogs_sitemap_idx on blogs (id) include (updated_at, user_id) where hidden_at is null`.execute(db);
+
+  await db.schema
+    .createTable('reports')
+    .addColumn('id', 'uuid', (col) => col.primaryKey().defaultTo(sql`gen_random_uuid()`))
+    .addColumn('reporter_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+    .addColumn('target_type', 'text', (col) => col.notNull().check(sql`target_type in ('blog', 'comment')`))
+    .addColumn('target_id', 'uuid', (col) => col.notNull())
+    .addColumn('reason', 'text', (col) => col.notNull().check(sql`reason in ('spam', 'harassment', 'illegal', 'other')`))
+    .addColumn('details', 'text', (col) => col.check(sql`char_length(details) <= 1000`))
+    .addColumn('status', 'text', (col) => col.notNull().defaultTo('open').check(sql`status in ('open', 'resolved', 'dismissed')`))
+    .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+    .addColumn('closed_at', 'timestamptz')
+    .addColumn('closed_by', 'text', (col) => col.references('user.id').onDelete('set null'))
+    .execute();
+  // One open report per reader per item; a closed one does not stop a new report.
+  await sql`create unique index reports_one_open_idx on reports (reporter_id, target_type, target_id) where status = 'open'`.execute(db);
+  await sql`create index reports_open_idx on reports (created_at, id) where status = 'open'`.execute(db);
+  await sql`create index reports_target_idx on reports (target_type, target_id) where status = 'open'`.execute(db);
+
+  await db.schema
+    .createTable('moderation_log')
+    .addColumn('id', 'uuid', (col) => col.primaryKey().defaultTo(sql`gen_random_uuid()`))
+    .addColumn('moderator_id', 'text', (col) => col.references('user.id').onDelete('set null'))
+    // Kept as written at the time, so the log still says who and what after an account or blog is gone.
+    .addColumn('moderator_email', 'text', (col) => col.notNull())
+    .addColumn('action', 'text', (col) =>
+      col.notNull().check(sql`action in ('hide', 'restore', 'dismiss', 'suspend', 'unsuspend')`),
+    )
+    .addColumn('target_type', 'text', (col) => col.notNull().check(sql`target_type in ('blog', 'comment', 'user')`))
+    .addColumn('target_id', 'text', (col) => col.notNull())
+    .addColumn('target_label', 'text', (col) => col.notNull())
+    .addColumn('reason', 'text')
+    .addColumn('report_id', 'uuid')
+    .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+    .execute();
+  await sql`create index moderation_log_newest_idx on moderation_log (created_at desc, id desc)`.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('moderation_log').execute();
+  await db.schema.dropTable('reports').execute();
+  await db.schema.dropIndex('blogs_sitemap_idx').execute();
+  await sql`create index blogs_sitemap_idx on blogs (id) include (updated_at)`.execute(db);
+  await db.schema.dropIndex('blogs_home_order_idx').execute();
+  await sql`create index blogs_home_order_idx on blogs (rating desc, created_at desc, id desc)`.execute(db);
+  await sql`alter table blogs drop column hidden_by`.execute(db);
+  await sql`alter table blogs drop column hidden_at`.execute(db);
+  await db.schema.dropIndex('user_suspended_idx').execute();
+  await sql`alter table "user" drop column suspended_at`.execute(db);
+}
