@@ -33,6 +33,7 @@ export const reportInputSchema = z.object({
     .transform((value) => value || undefined),
 });
 export type ReportInput = z.output<typeof reportInputSchema>;
+export type ReportRequest = z.input<typeof reportInputSchema>;
 
 export const reportCreatedSchema = z.object({ id: z.string(), message: z.string() });
 export type ReportCreated = z.infer<typeof reportCreatedSchema>;
@@ -66,6 +67,8 @@ export const moderationActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('dismiss'), reportId: z.string().max(100), reason: moderatorReason }),
 ]);
 export type ModerationAction = z.output<typeof moderationActionSchema>;
+/** What the web app sends. */
+export type ModerationActionInput = z.input<typeof moderationActionSchema>;
 export type ModerationActionName = ModerationAction['action'];
 
 /** What a report or a hidden item is about, as the moderators' page shows it. */

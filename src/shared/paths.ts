@@ -23,6 +23,7 @@ export const paths = {
   create: () => '/create',
   settings: () => '/settings',
   ai: () => '/ai',
+  moderation: () => '/moderation',
   auth: (view?: string, extra: Record<string, string> = {}) => withQuery('/auth', { view, ...extra }),
   viewBlog: (id: string) => withQuery('/viewBlog', { id }),
   edit: (id: string) => withQuery('/edit', { id }),

@@ -42,6 +42,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/settings', async () => (await import('./routes/settings')).settingsScreen),
         screen('/search', async () => (await import('./routes/search')).searchScreen),
         screen('/ai', async () => (await import('./routes/ai')).aiScreen),
+        screen('/moderation', async () => (await import('./routes/moderation')).moderationScreen),
         {
           path: '*',
           // The server answers unknown paths with 404 and this screen.

@@ -1,10 +1,13 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import Alert from 'react-bootstrap/Alert';
 import { Link, useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { getBlogQueryOptions } from '../features/blogs/api/get-blog';
 import { BlogDetails } from '../features/blogs/components/blog-details';
+import { ReportButton } from '../features/moderation/components/report-button';
 import { VoteButtons } from '../features/votes/components/vote-buttons';
+import type { Blog } from '../../shared/blog-schema';
 import { useSession } from '../lib/session';
 import { loadQuery, routeError } from '../lib/load-query';
 import { absoluteImageUrl, describe, SITE_DESCRIPTION } from '../lib/page-meta';
@@ -12,7 +15,16 @@ import type { Screen } from '../lib/screen';
 
 const idOf = (url: URL) => url.searchParams.get('id') ?? '';
 
+/**
+ * The page is rendered for an anonymous visitor, so a blog only its author may see (hidden by a
+ * moderator) arrives as 'does not exist'; once the session is known, its author is shown it.
+ */
 function BlogDoesNotExist() {
+  const [searchParams] = useSearchParams();
+  const id = searchParams.get('id') ?? '';
+  const { data: session } = useSession();
+  const { data: blog } = useQuery({ ...getBlogQueryOptions(id), enabled: session !== null && id !== '', retry: false });
+  if (session && blog) return <BlogView blog={blog} viewerId={session.user.id} />;
   return (
     <div className="py-4">
       <h1 className="h3">{messages.blogDoesNotExist}</h1>
@@ -26,7 +38,25 @@ function ViewBlogPage() {
   const [searchParams] = useSearchParams();
   const { data: blog } = useSuspenseQuery(getBlogQueryOptions(searchParams.get('id') ?? ''));
   const { data: session } = useSession();
-  return <BlogDetails blog={blog} isOwner={session?.user.id === blog.userId} votes={<VoteButtons blog={blog} />} />;
+  return <BlogView blog={blog} viewerId={session?.user.id ?? null} />;
+}
+
+function BlogView({ blog, viewerId }: { blog: Blog; viewerId: string | null }) {
+  const isOwner = viewerId === blog.userId;
+  return (
+    <>
+      {blog.hidden && (
+        <Alert variant="warning" role="status">
+          {messages.hiddenByModerator}
+        </Alert>
+      )}
+      <BlogDetails blog={blog} isOwner={isOwner} votes={<VoteButtons blog={blog} />} />
+      {/* Its own row under the card, so the control appearing after hydration moves nothing above it. */}
+      <div className="d-flex justify-content-end mt-2" style={{ minHeight: '1.75rem' }}>
+        {viewerId !== null && !isOwner && <ReportButton targetType="blog" targetId={blog.id} />}
+      </div>
+    </>
+  );
 }
 
 export const viewBlogScreen: Screen = {
