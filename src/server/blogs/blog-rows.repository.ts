@@ -30,7 +30,7 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
       'blogs.downvotes',
       'blogs.rating',
       'blogs.hidden_at',
-      'user.suspended_at as author_suspended_at',
+      'blogs.author_suspended_at',
       'user.email as author',
       'my_vote.direction as my_vote',
     ]);

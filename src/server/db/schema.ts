@@ -104,6 +104,8 @@ export interface BlogTable {
   /** Set when a moderator hid the blog: gone from every public place, still shown to its author. */
   hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   hidden_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The author's `suspended_at`, kept on each of their blogs by the moderation service (and an insert trigger). */
+  author_suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type VoteDirection = 'up' | 'down';

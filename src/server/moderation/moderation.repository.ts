@@ -177,14 +177,20 @@ export async function findUser(db: Db, userId: string) {
  * such account. Suspending also ends every session of the account, in the caller's transaction.
  */
 export async function setSuspended(trx: Transaction<Database>, userId: string, suspended: boolean): Promise<string | undefined> {
+  // Locked first (a lock that blocks key-share): a blog being inserted for this account at the
+  // same moment either commits before and is updated below, or waits and copies the suspension.
+  if (!(await trx.selectFrom('user').select('id').where('id', '=', userId).forUpdate().executeTakeFirst())) return undefined;
   const row = await trx
     .updateTable('user')
     .set({ suspended_at: suspended ? new Date() : null })
     .where('id', '=', userId)
     .returning('email')
     .executeTakeFirst();
-  if (row && suspended) await trx.deleteFrom('session').where('userId', '=', userId).execute();
-  return row?.email;
+  if (!row) return undefined;
+  // The public rule reads the suspension from each blog's own row (see blog-visibility.ts).
+  await trx.updateTable('blogs').set({ author_suspended_at: suspended ? new Date() : null }).where('user_id', '=', userId).execute();
+  if (suspended) await trx.deleteFrom('session').where('userId', '=', userId).execute();
+  return row.email;
 }
 
 export async function selectSuspendedUsers(db: Db, limit: number) {

@@ -233,11 +233,19 @@ describe('moderation', () => {
       expect(await t.database.db.selectFrom('session').select('id').where('userId', '=', suspect.id).execute()).toEqual([]);
 
       expect(await publicPlaces(blog)).toEqual(gone);
+      // A blog that lands for the account while it is suspended (an insert already under way) is hidden too.
+      const late = await t.database.db
+        .insertInto('blogs')
+        .values({ user_id: suspect.id, title: 'moderatedlateinsert', body: 'Late.' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      expect((await inject('GET', `/api/blogs/${late.id}`)).statusCode).toBe(404);
 
       const lifted = await act({ action: 'unsuspend', userId: suspect.id });
       expect(lifted.suspended.map((user) => user.email)).not.toContain(suspect.email);
       expect(lifted.log[0]).toMatchObject({ action: 'unsuspend', targetLabel: suspect.email });
       expect(await publicPlaces(blog)).toEqual(shown);
+      expect((await inject('GET', `/api/blogs/${late.id}`)).statusCode).toBe(200);
       const back = await post(t.app, '/api/auth/sign-in/email', { email: suspect.email, password: suspect.password });
       expect(back.statusCode).toBe(200);
       expect(await sessionEmail(t.app, back.cookie)).toBe(suspect.email);
