@@ -15,6 +15,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
+import { commentRoutes } from './comments/comments.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
 import { moderationRoutes } from './moderation/moderation.routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(accountRoutes, deps);
   await app.register(blogRoutes, deps);
   await app.register(voteRoutes, deps);
+  await app.register(commentRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);
   await app.register(moderationRoutes, deps);

@@ -73,6 +73,8 @@ export const blogSchema = z.object({
   myVote: voteDirectionSchema.nullable(),
   /** Hidden by a moderator (or its author suspended): only its author receives it, with the notice. */
   hidden: z.boolean(),
+  /** Comments everyone can see (hidden ones are not counted). */
+  commentCount: z.number().int(),
 });
 export type Blog = z.infer<typeof blogSchema>;
 

@@ -10,3 +10,5 @@ export const SEARCH_TERM_MAX_LENGTH = 1_000;
 /** Distinct words one search may hold: each is another index probe, and no title needs more. */
 export const SEARCH_MAX_WORDS = 16;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** A comment's Markdown, at most: a reply, not a second blog. */
+export const COMMENT_MAX_LENGTH = 5_000;

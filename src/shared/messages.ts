@@ -33,4 +33,5 @@ export const messages = {
   alreadyReportedComment: 'You have already reported this comment.',
   chooseReportReason: 'Choose a reason.',
   moderation: 'Moderation',
+  addComment: 'Add a comment!',
 } as const;

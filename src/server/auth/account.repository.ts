@@ -13,8 +13,9 @@ export async function findPasswordHash(db: Kysely<Database>, userId: string): Pr
 }
 
 /**
- * Deletes the user; foreign keys cascade to their sessions, logins, blogs and votes, and the
- * votes trigger takes their votes off other people's blogs. Returns the image keys of the
+ * Deletes the user; foreign keys cascade to their sessions, logins, blogs, votes and comments
+ * (with the replies to those), and the votes and comments triggers correct the counts of other
+ * people's blogs. Returns the image keys of the
  * deleted blogs, for the caller to remove from storage once the transaction has committed.
  * The user row is locked first, so a blog being inserted at the same moment either lands
  * before (and its image is listed) or fails on the missing user.

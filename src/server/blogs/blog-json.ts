@@ -25,6 +25,7 @@ export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
     upvotes: row.upvotes,
     downvotes: row.downvotes,
     rating: row.rating,
+    commentCount: row.comment_count,
     myVote: row.my_vote,
     // Only its author is ever shown a hidden blog; they see why.
     hidden: row.hidden_at !== null || row.author_suspended_at !== null,

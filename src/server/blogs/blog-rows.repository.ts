@@ -31,6 +31,7 @@ export function selectBlogRows(db: Kysely<Database>, viewerId: string | null) {
       'blogs.rating',
       'blogs.hidden_at',
       'blogs.author_suspended_at',
+      'blogs.comment_count',
       'user.email as author',
       'my_vote.direction as my_vote',
     ]);

@@ -30,7 +30,8 @@ export function cacheTagsFor(url: string): string[] | undefined {
       return id ? [`blog:${id}`] : undefined;
     }
   }
-  const blog = /^\/api\/blogs\/([^/]+)$/.exec(path);
+  // A blog's comments change with its page: the same tag.
+  const blog = /^\/api\/blogs\/([^/]+)(\/comments)?$/.exec(path);
   return blog ? [`blog:${decodeURIComponent(blog[1]!)}`] : undefined;
 }
 

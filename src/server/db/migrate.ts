@@ -6,6 +6,7 @@ import * as votes from './migrations/2026-11-22-04-votes.js';
 import * as feedIndexes from './migrations/2026-11-23-02-feed-indexes.js';
 import * as blogHtml from './migrations/2026-11-23-03-blog-html.js';
 import * as imageVariants from './migrations/2026-11-23-04-image-variants.js';
+import * as comments from './migrations/2026-11-23-07-comments.js';
 import * as moderation from './migrations/2026-11-23-08-moderation.js';
 
 /**
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-02-feed-indexes': feedIndexes,
   '2026-11-23-03-blog-html': blogHtml,
   '2026-11-23-04-image-variants': imageVariants,
+  '2026-11-23-07-comments': comments,
   '2026-11-23-08-moderation': moderation,
 };
 

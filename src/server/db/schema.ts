@@ -106,6 +106,8 @@ export interface BlogTable {
   hidden_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** The author's `suspended_at`, kept on each of their blogs by the moderation service (and an insert trigger). */
   author_suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Visible comments on the blog, kept exact by the `comments_apply_count` trigger. */
+  comment_count: Generated<number>;
 }
 
 export type VoteDirection = 'up' | 'down';
@@ -150,6 +152,35 @@ export interface ModerationLogTable {
   created_at: Generated<Date>;
 }
 
+export interface CommentTable {
+  id: Generated<string>;
+  blog_id: string;
+  user_id: string;
+  /** The top-level comment this one replies to; replies are one level deep. */
+  parent_id: string | null;
+  /** Markdown source. */
+  body: string;
+  /** `body` rendered and sanitised (no headings, no images). */
+  html: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  /** Set by a moderator: shown to its author only, not counted. */
+  hidden_at: Date | null;
+}
+
+export interface CommentMailSettingsTable {
+  user_id: string;
+  /** No row: on (the default). */
+  enabled: boolean;
+  updated_at: Generated<Date>;
+}
+
+export interface CommentMailSentTable {
+  user_id: string;
+  blog_id: string;
+  sent_at: Date;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -162,4 +193,7 @@ export interface Database {
   votes: VoteTable;
   reports: ReportTable;
   moderation_log: ModerationLogTable;
+  comments: CommentTable;
+  comment_mail_settings: CommentMailSettingsTable;
+  comment_mail_sent: CommentMailSentTable;
 }

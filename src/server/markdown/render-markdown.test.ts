@@ -156,3 +156,32 @@ describe('renderMarkdown: hostile input', () => {
     check(out);
   });
 });
+
+describe('renderMarkdown: comments', () => {
+  const comment = (source: string) => renderMarkdown(source, { imagePrefixes: OWN, comment: true }).html;
+
+  it('renders headings of every kind as plain paragraphs', () => {
+    const out = comment('# x\n\n### Three\n\nSetext\n===');
+    expect(out).not.toMatch(/<h\d/);
+    expect(out).toBe('<p>x</p>\n<p>Three</p>\n<p>Setext</p>\n');
+    // The same source in a blog does make headings: the option is what removes them.
+    expect(html('# x')).toBe('<h2>x</h2>\n');
+  });
+
+  it('turns even images stored by this site into links, never <img>', () => {
+    const out = comment('![a](/uploads/blogs/cat-1.webp) and ![](https://cdn.example.com/bucket/x.webp)');
+    expect(out).not.toContain('<img');
+    expect(out).toContain('<a href="/uploads/blogs/cat-1.webp" rel="nofollow ugc noopener">a</a>');
+    expect(out).toContain('<a href="https://cdn.example.com/bucket/x.webp" rel="nofollow ugc noopener">https://cdn.example.com/bucket/x.webp</a>');
+    expect(html('![a](/uploads/blogs/cat-1.webp)')).toContain('<img');
+  });
+
+  it('keeps the rest of Markdown, sanitised, and raw HTML headings and images stay text', () => {
+    const out = comment('Some **bold** and `code`.\n\n<h1>raw</h1><img src="/uploads/x.webp">\n\n- a\n- b');
+    expect(out).toContain('<strong>bold</strong>');
+    expect(out).toContain('<code>code</code>');
+    expect(out).toContain('<ul>');
+    expect(out).toContain('&lt;h1&gt;raw&lt;/h1&gt;&lt;img src="/uploads/x.webp"&gt;');
+    expectSafeHtml(out);
+  });
+});

@@ -19,10 +19,16 @@ export interface MarkdownOptions {
    * elsewhere become links: no tracking pixels, and the page's `img-src 'self'` holds.
    */
   imagePrefixes: readonly string[];
+  /**
+   * Comments are short answers under a blog: headings become plain paragraphs and images become
+   * links to them, so a comment can neither outshout the post nor fill the page with pictures.
+   */
+  comment?: boolean;
 }
 
 interface RenderEnv {
   imagePrefixes: readonly string[];
+  comment: boolean;
 }
 
 const md = new MarkdownIt({
@@ -54,9 +60,9 @@ export interface RenderedMarkdown {
 
 /** Parsed once; the same tokens give the HTML, the excerpt and the word count. */
 export function renderMarkdown(source: string, options: MarkdownOptions): RenderedMarkdown {
-  const env: RenderEnv = { imagePrefixes: normaliseImagePrefixes(options.imagePrefixes) };
+  const env: RenderEnv = { imagePrefixes: normaliseImagePrefixes(options.imagePrefixes), comment: options.comment === true };
   const tokens = md.parse(source, env);
-  const html = sanitizeBlogMarkup(md.renderer.render(tokens, md.options, env), env.imagePrefixes);
+  const html = sanitizeBlogMarkup(md.renderer.render(tokens, md.options, env), env.imagePrefixes, { comment: env.comment });
   const prose = plainText(tokens, { withCode: false });
   const everything = plainText(tokens, { withCode: true });
   return {
@@ -104,10 +110,19 @@ function labelTaskCheckboxes(state: { tokens: Token[]; Token: typeof Token }): v
   }
 }
 
-/** The blog's title is the page's only h1: `#` becomes h2, and nothing goes deeper than h6. */
-function shiftHeadings(state: { tokens: Token[] }): void {
+/**
+ * The blog's title is the page's only h1: `#` becomes h2, and nothing goes deeper than h6.
+ * In a comment a heading is a plain paragraph.
+ */
+function shiftHeadings(state: { tokens: Token[]; env: RenderEnv }): void {
   for (const token of state.tokens) {
     if (token.type !== 'heading_open' && token.type !== 'heading_close') continue;
+    if (state.env.comment) {
+      token.type = token.type === 'heading_open' ? 'paragraph_open' : 'paragraph_close';
+      token.tag = 'p';
+      token.markup = '';
+      continue;
+    }
     const level = Number(token.tag.slice(1));
     token.tag = `h${Math.min(level + 1, 6)}`;
   }
@@ -118,7 +133,7 @@ function renderImage(tokens: Token[], index: number, options: MarkdownIt['option
   const token = tokens[index]!;
   const src = token.attrGet('src') ?? '';
   const alt = self.renderInlineAsText(token.children ?? [], options, env);
-  if (isStoredImageUrl(src, env.imagePrefixes)) {
+  if (!env.comment && isStoredImageUrl(src, env.imagePrefixes)) {
     token.attrSet('alt', alt);
     token.attrSet('loading', 'lazy');
     return self.renderToken(tokens, index, options);

@@ -10,9 +10,12 @@ const ALLOWED_TAGS = [
 
 const LINK_REL = 'nofollow ugc noopener';
 
-function optionsFor(imagePrefixes: readonly string[]): sanitizeHtml.IOptions {
+/** A comment's markup: no headings and no images (the renderer makes them paragraphs and links). */
+const COMMENT_TAGS = ALLOWED_TAGS.filter((tag) => !/^h\d$/.test(tag) && tag !== 'img');
+
+function optionsFor(imagePrefixes: readonly string[], comment: boolean): sanitizeHtml.IOptions {
   return {
-    allowedTags: ALLOWED_TAGS,
+    allowedTags: comment ? COMMENT_TAGS : ALLOWED_TAGS,
     allowedAttributes: {
       a: ['href', 'title', 'rel'],
       img: ['src', 'alt', 'title', 'loading'],
@@ -53,6 +56,6 @@ function optionsFor(imagePrefixes: readonly string[]): sanitizeHtml.IOptions {
  * Sanitises the renderer's HTML against the allow-list above; links get `rel="nofollow ugc noopener"`.
  * `imagePrefixes` are normalised (see `normaliseImagePrefixes`).
  */
-export function sanitizeBlogMarkup(html: string, imagePrefixes: readonly string[]): string {
-  return sanitizeHtml(html, optionsFor(imagePrefixes));
+export function sanitizeBlogMarkup(html: string, imagePrefixes: readonly string[], options: { comment?: boolean } = {}): string {
+  return sanitizeHtml(html, optionsFor(imagePrefixes, options.comment === true));
 }

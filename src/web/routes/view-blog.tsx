@@ -1,10 +1,14 @@
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import Alert from 'react-bootstrap/Alert';
+import { LoadingPage } from '../components/loading-page';
 import { Link, useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { getBlogQueryOptions } from '../features/blogs/api/get-blog';
 import { BlogDetails } from '../features/blogs/components/blog-details';
+import { getCommentsQueryOptions } from '../features/comments/api/get-comments';
+import { CommentSection } from '../features/comments/components/comment-section';
 import { ReportButton } from '../features/moderation/components/report-button';
 import { VoteButtons } from '../features/votes/components/vote-buttons';
 import type { Blog } from '../../shared/blog-schema';
@@ -24,7 +28,13 @@ function BlogDoesNotExist() {
   const id = searchParams.get('id') ?? '';
   const { data: session } = useSession();
   const { data: blog } = useQuery({ ...getBlogQueryOptions(id), enabled: session !== null && id !== '', retry: false });
-  if (session && blog) return <BlogView blog={blog} viewerId={session.user.id} />;
+  if (session && blog) {
+    return (
+      <Suspense fallback={<LoadingPage />}>
+        <BlogView blog={blog} viewerId={session.user.id} commentsBlogId={id} />
+      </Suspense>
+    );
+  }
   return (
     <div className="py-4">
       <h1 className="h3">{messages.blogDoesNotExist}</h1>
@@ -33,15 +43,16 @@ function BlogDoesNotExist() {
   );
 }
 
-/** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner. */
+/** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner, and its comments below. */
 function ViewBlogPage() {
   const [searchParams] = useSearchParams();
-  const { data: blog } = useSuspenseQuery(getBlogQueryOptions(searchParams.get('id') ?? ''));
+  const id = searchParams.get('id') ?? '';
+  const { data: blog } = useSuspenseQuery(getBlogQueryOptions(id));
   const { data: session } = useSession();
-  return <BlogView blog={blog} viewerId={session?.user.id ?? null} />;
+  return <BlogView blog={blog} viewerId={session?.user.id ?? null} commentsBlogId={id} />;
 }
 
-function BlogView({ blog, viewerId }: { blog: Blog; viewerId: string | null }) {
+function BlogView({ blog, viewerId, commentsBlogId }: { blog: Blog; viewerId: string | null; commentsBlogId: string }) {
   const isOwner = viewerId === blog.userId;
   return (
     <>
@@ -55,6 +66,12 @@ function BlogView({ blog, viewerId }: { blog: Blog; viewerId: string | null }) {
       <div className="d-flex justify-content-end mt-2" style={{ minHeight: '1.75rem' }}>
         {viewerId !== null && !isOwner && <ReportButton targetType="blog" targetId={blog.id} />}
       </div>
+      {/* The id as the loader used it, so the comments are the ones it loaded. */}
+      <CommentSection
+        blogId={commentsBlogId}
+        blogOwnerId={blog.userId}
+        reportControl={(comment) => <ReportButton targetType="comment" targetId={comment.id} />}
+      />
     </>
   );
 }
@@ -66,7 +83,8 @@ export const viewBlogScreen: Screen = {
     // A missing id cannot name a blog: no request needed. A malformed one is the API's to refuse
     // (404, the same message), which keeps zod out of this screen's code.
     if (!id) throw routeError(404, messages.blogDoesNotExist);
-    await loadQuery(queryClient, getBlogQueryOptions(id));
+    // The comments are in the page's HTML too, for readers without JavaScript; both load at once.
+    await Promise.all([loadQuery(queryClient, getBlogQueryOptions(id)), loadQuery(queryClient, getCommentsQueryOptions(id))]);
     return null;
   },
   meta: ({ url, queryClient, site }) => {

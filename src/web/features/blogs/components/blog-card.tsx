@@ -27,6 +27,7 @@ export function BlogCard({ blog, priority = false }: { blog: Blog; priority?: bo
         <div className="d-flex flex-wrap gap-3 mt-3">
           <span>Upvote Count: {blog.upvotes}</span>
           <span>Downvote Count: {blog.downvotes}</span>
+          <span>Comments: {blog.commentCount}</span>
         </div>
       </Card.Body>
       <Card.Footer className="text-body-secondary">Created {createdDate(blog.createdAt)}</Card.Footer>

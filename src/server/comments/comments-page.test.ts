@@ -1,0 +1,51 @@
+import { DomUtils, parseDocument } from 'htmlparser2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { postBlog } from '../testing/test-blogs.js';
+import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
+
+/** The text of the page's app root, as a reader without JavaScript gets it. */
+function rootText(html: string): string {
+  const document = parseDocument(html);
+  const root = DomUtils.findOne((e) => e.attribs.id === 'root', document.children)!;
+  return DomUtils.textContent(root).replace(/\s+/g, ' ');
+}
+
+describe('comments on the server-rendered blog page', () => {
+  let t: TestApp;
+  let author: TestUser;
+  let reader: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { pages: 'vite' });
+    [author, reader] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const post = (url: string, user: TestUser, payload: object) =>
+    t.app.inject({ method: 'POST', url, headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie }, remoteAddress: randomIp(), payload });
+
+  it('has the heading, every comment and reply with author and date, and the sign-in link in the HTML', async () => {
+    const blog = await postBlog(t.app, author, { title: 'Talk to me', blog: 'Say something.' });
+    const top = await post(`/api/blogs/${blog.id}/comments`, reader, { body: 'A **first** thought' });
+    expect(top.statusCode).toBe(201);
+    expect((await post(`/api/blogs/${blog.id}/comments`, author, { body: 'Thanks for reading', parentId: top.json().id })).statusCode).toBe(201);
+
+    const page = await t.app.inject({ method: 'GET', url: `/viewBlog?id=${blog.id}` });
+    expect(page.statusCode).toBe(200);
+    const text = rootText(page.body);
+    expect(text).toContain('Comments (2)');
+    expect(text).toContain('A first thought');
+    expect(page.body).toContain('<strong>first</strong>');
+    expect(text).toContain('Thanks for reading');
+    expect(text).toContain(reader.email);
+    expect(text).toContain(new Date().toISOString().slice(0, 10));
+    expect(text).toContain('Sign in to comment');
+    // Rendered for an anonymous visitor: no one's buttons are in it.
+    expect(text).not.toContain('Delete comment');
+    expect(text).not.toContain('Post comment');
+
+    const home = rootText((await t.app.inject({ method: 'GET', url: '/' })).body);
+    expect(home).toContain('Comments: 2');
+  });
+});

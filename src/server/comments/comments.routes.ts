@@ -1,0 +1,114 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '../../shared/api-error.js';
+import { commentInputSchema, commentListSchema, commentSchema, newCommentInputSchema } from '../../shared/comment-schema.js';
+import type { AppDeps } from '../app-deps.js';
+import { PUBLIC_READ_RATE_LIMIT } from '../blogs/blogs.routes.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
+import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
+
+/** A conversation by hand is a few comments a minute at most; a stop for a script posting spam. */
+export const COMMENT_CREATE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
+/** Edits and deletions of comments together. */
+export const COMMENT_CHANGE_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
+const TOO_MANY_COMMENTS = 'You have written many comments in a short time. Please wait a few minutes before writing another.';
+const TOO_MANY_CHANGES = 'You have changed comments many times in a short time. Please wait a few minutes and try again.';
+const TOO_MANY_READS = 'You are loading pages very fast. Please wait a moment and try again.';
+
+// Any string: a malformed id is answered like an unknown one (404), not as bad input.
+const idParams = z.object({ id: z.string() });
+
+/**
+ * What a comment write changes for anonymous readers: the blog's page and comments (`blog:{id}`)
+ * and, when the number of comments moves, every card that shows it (`lists`). Named here because
+ * `/api/comments/:id` does not carry the blog's id for the cache to read from the URL.
+ */
+const changedTags = (blogId: string, countChanged: boolean) => (countChanged ? ['lists', `blog:${blogId}`] : [`blog:${blogId}`]);
+
+export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const serviceDeps = { db: deps.db };
+
+  app.get(
+    '/api/blogs/:id/comments',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: "A blog's comments, oldest first, each with its replies",
+        params: idParams,
+        response: { 200: commentListSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      const viewer = await deps.sessions.optionalUser(request);
+      void reply.header('cache-control', 'private, no-cache');
+      return listComments(serviceDeps, viewer?.id ?? null, request.params.id);
+    },
+  );
+
+  app.post(
+    '/api/blogs/:id/comments',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: 'Comment on a blog, or reply to a top-level comment with `parentId` (signed in)',
+        params: idParams,
+        body: newCommentInputSchema,
+        response: { 201: commentSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+      // Signed-out callers get 401 before anything about the request itself is judged.
+      preValidation: async (request) => {
+        await deps.sessions.requireUser(request);
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`comment-create:${user.id}`, COMMENT_CREATE_RATE_LIMIT, TOO_MANY_COMMENTS);
+      const written = await createComment(serviceDeps, user.id, request.params.id, request.body);
+      await app.contentChanged(changedTags(written.blogId, true));
+      return reply.status(201).send(written.comment);
+    },
+  );
+
+  app.patch(
+    '/api/comments/:id',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: "Change a comment's text (its author only)",
+        params: idParams,
+        body: commentInputSchema,
+        response: { 200: commentSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+      preValidation: async (request) => {
+        await deps.sessions.requireUser(request);
+      },
+    },
+    async (request) => {
+      const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`comment-change:${user.id}`, COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
+      const written = await updateComment(serviceDeps, user.id, request.params.id, request.body);
+      await app.contentChanged(changedTags(written.blogId, false));
+      return written.comment;
+    },
+  );
+
+  app.delete(
+    '/api/comments/:id',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: "Delete a comment and its replies (its author, or the blog's owner)",
+        params: idParams,
+        response: { 204: z.null(), 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`comment-change:${user.id}`, COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
+      const { blogId } = await deleteComment(serviceDeps, user.id, request.params.id);
+      await app.contentChanged(changedTags(blogId, true));
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,170 @@
+import type { Kysely } from 'kysely';
+import { blogIdSchema } from '../../shared/blog-schema.js';
+import type { Comment, CommentList, CommentThread } from '../../shared/comment-schema.js';
+import { messages } from '../../shared/messages.js';
+import { findBlogRow } from '../blogs/blogs.repository.js';
+import type { Database } from '../db/schema.js';
+import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
+import { renderMarkdown } from '../markdown/render-markdown.js';
+import {
+  deleteCommentRow,
+  findCommentForWrite,
+  findCommentRow,
+  findParentComment,
+  insertComment,
+  lockBlogForComment,
+  selectBlogComments,
+  updateOwnComment,
+  type CommentRow,
+} from './comments.repository.js';
+
+export interface CommentsDeps {
+  db: Kysely<Database>;
+}
+
+/** What a comment write changed, for the caller to invalidate and to tell people about. */
+export interface CommentWrite {
+  blogId: string;
+  comment: Comment;
+}
+
+export const COMMENT_TEXTS = {
+  noSuchComment: 'This comment does not exist.',
+  notYours: 'You can only change your own comments.',
+  notYoursToDelete: 'You can only delete your own comments, or comments on your own blogs.',
+  replyToReply: 'Replies are one level deep: reply to the comment at the top of the thread.',
+  noSuchParent: 'The comment you are replying to does not exist.',
+} as const;
+
+const noSuchBlog = () => notFound(messages.blogDoesNotExist);
+const noSuchComment = () => notFound(COMMENT_TEXTS.noSuchComment);
+
+/** A malformed id names nothing: answered like an unknown one, and never sent to Postgres as a uuid. */
+function parseId(id: string, missing: () => Error): string {
+  const parsed = blogIdSchema.safeParse(id);
+  if (!parsed.success) throw missing();
+  return parsed.data;
+}
+
+/** Comment text is the blogs' sanitised Markdown without headings or images. */
+export function renderCommentBody(body: string): string {
+  return renderMarkdown(body, { imagePrefixes: [], comment: true }).html;
+}
+
+/**
+ * The blog as the viewer may see it: the same single-blog query the blog's own page uses, so
+ * a blog the viewer cannot read has no readable (or writable) comments either.
+ */
+async function assertVisibleBlog(db: Kysely<Database>, viewerId: string | null, rawBlogId: string): Promise<string> {
+  const blogId = parseId(rawBlogId, noSuchBlog);
+  if (!(await findBlogRow(db, viewerId, blogId))) throw noSuchBlog();
+  return blogId;
+}
+
+export async function listComments(deps: CommentsDeps, viewerId: string | null, rawBlogId: string): Promise<CommentList> {
+  const blogId = await assertVisibleBlog(deps.db, viewerId, rawBlogId);
+  const rows = await selectBlogComments(deps.db, blogId, viewerId);
+  const threads = new Map<string, CommentThread>();
+  for (const row of rows) if (row.parent_id === null) threads.set(row.id, { ...toCommentJson(row), replies: [] });
+  // Replies come after their parent (oldest first); one whose parent the viewer cannot see is left out with it.
+  for (const row of rows) if (row.parent_id !== null) threads.get(row.parent_id)?.replies.push(toCommentJson(row));
+  const items = [...threads.values()];
+  // What everyone sees is counted; the viewer's own hidden comments are not, as on the blog's cards.
+  const count = items.reduce((sum, thread) => sum + (thread.hidden ? 0 : 1) + thread.replies.filter((reply) => !reply.hidden).length, 0);
+  return { blogId, count, items };
+}
+
+export async function createComment(
+  deps: CommentsDeps,
+  userId: string,
+  rawBlogId: string,
+  input: { body: string; parentId?: string | null },
+): Promise<CommentWrite & { blogOwnerId: string; parentAuthorId: string | null }> {
+  const blogId = await assertVisibleBlog(deps.db, userId, rawBlogId);
+  const html = renderCommentBody(input.body);
+  const written = await deps.db.transaction().execute(async (trx) => {
+    const blog = await lockBlogForComment(trx, blogId);
+    if (!blog) throw noSuchBlog();
+    let parentAuthorId: string | null = null;
+    if (input.parentId) {
+      const parent = await findParentComment(trx, blogId, input.parentId);
+      // A hidden comment is there only for its author: no one else can answer it.
+      if (!parent || (parent.hidden_at !== null && parent.user_id !== userId)) throw badRequest(COMMENT_TEXTS.noSuchParent, 'PARENT_NOT_FOUND');
+      if (parent.parent_id !== null) throw badRequest(COMMENT_TEXTS.replyToReply, 'REPLY_TOO_DEEP');
+      parentAuthorId = parent.user_id;
+    }
+    let id: string;
+    try {
+      id = await insertComment(trx, { blogId, userId, parentId: input.parentId ?? null, body: input.body, html });
+    } catch (err) {
+      throw foreignKeyError(err) ?? err;
+    }
+    return { id, blogOwnerId: blog.user_id, parentAuthorId };
+  });
+  const comment = await readComment(deps, written.id);
+  return { blogId, comment, blogOwnerId: written.blogOwnerId, parentAuthorId: written.parentAuthorId };
+}
+
+/** The author edits; no one else, not even the blog's owner (they may only delete). */
+export async function updateComment(deps: CommentsDeps, userId: string, rawId: string, input: { body: string }): Promise<CommentWrite> {
+  const id = parseId(rawId, noSuchComment);
+  const current = await findCommentForWrite(deps.db, id);
+  if (!current || !visibleTo(current, userId)) throw noSuchComment();
+  await assertVisibleBlog(deps.db, userId, current.blog_id);
+  if (current.user_id !== userId) throw forbidden(COMMENT_TEXTS.notYours);
+  if (!(await updateOwnComment(deps.db, id, userId, { body: input.body, html: renderCommentBody(input.body) }))) throw noSuchComment();
+  return { blogId: current.blog_id, comment: await readComment(deps, id) };
+}
+
+/** The author, or the owner of the blog it is on. Its replies go with it. */
+export async function deleteComment(deps: CommentsDeps, userId: string, rawId: string): Promise<{ blogId: string }> {
+  const id = parseId(rawId, noSuchComment);
+  const found = await findCommentForWrite(deps.db, id);
+  if (!found || !visibleTo(found, userId)) throw noSuchComment();
+  await deps.db.transaction().execute(async (trx) => {
+    // The blog's lock first, as every comment write takes it (see `lockBlogForComment`); then the
+    // comment is judged again as it is now.
+    await lockBlogForComment(trx, found.blog_id);
+    const current = await findCommentForWrite(trx, id);
+    if (!current || !visibleTo(current, userId)) throw noSuchComment();
+    if (current.user_id !== userId && current.blog_owner_id !== userId) throw forbidden(COMMENT_TEXTS.notYoursToDelete);
+    if (!(await deleteCommentRow(trx, id))) throw noSuchComment();
+  });
+  return { blogId: found.blog_id };
+}
+
+/** A comment a moderator hid exists for its author alone. */
+function visibleTo(comment: { user_id: string; hidden_at: Date | null }, userId: string): boolean {
+  return comment.hidden_at === null || comment.user_id === userId;
+}
+
+async function readComment(deps: CommentsDeps, id: string): Promise<Comment> {
+  const row = await findCommentRow(deps.db, id);
+  if (!row) throw noSuchComment();
+  return toCommentJson(row);
+}
+
+/** Rows never leave the server as they are. */
+export function toCommentJson(row: CommentRow): Comment {
+  return {
+    id: row.id,
+    blogId: row.blog_id,
+    parentId: row.parent_id,
+    userId: row.user_id,
+    author: row.author,
+    body: row.body,
+    html: row.html,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    hidden: row.hidden_at !== null,
+  };
+}
+
+/** The blog, the parent or the commenter's account was deleted while the comment was written. */
+function foreignKeyError(err: unknown) {
+  const pgError = err as { code?: string; constraint?: string };
+  if (pgError?.code !== '23503') return undefined;
+  if (pgError.constraint === 'comments_user_id_fkey') return unauthorized();
+  if (pgError.constraint === 'comments_parent_fkey') return badRequest(COMMENT_TEXTS.noSuchParent, 'PARENT_NOT_FOUND');
+  return noSuchBlog();
+}
