@@ -166,6 +166,8 @@ export interface CommentTable {
   updated_at: Generated<Date>;
   /** Set by a moderator: shown to its author only, not counted. */
   hidden_at: Date | null;
+  /** The author's `suspended_at`, kept on each of their comments (see the moderation migration). */
+  author_suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface CommentMailSettingsTable {

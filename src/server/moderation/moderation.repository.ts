@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, ModerationLogTable, ReportReason, ReportStatus, ReportTargetType } from '../db/schema.js';
 import { isVisibleTo } from '../blogs/blog-visibility.js';
+import { isCommentVisibleTo } from '../comments/comment-visibility.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -31,8 +32,8 @@ interface TargetStore {
   findVisible(db: Db, id: string, viewerId: string): Promise<{ id: string; authorId: string } | undefined>;
   findMany(db: Db, ids: string[]): Promise<TargetRow[]>;
   listHidden(db: Db, limit: number): Promise<TargetRow[]>;
-  /** Sets or clears `hidden_at`; answers the item's label, or undefined when there is no such item. */
-  setHidden(trx: Transaction<Database>, id: string, moderatorId: string | null): Promise<string | undefined>;
+  /** Sets or clears `hidden_at`; answers the item's label and blog, or undefined when there is no such item. */
+  setHidden(trx: Transaction<Database>, id: string, moderatorId: string | null): Promise<{ label: string; blogId: string } | undefined>;
   /** Closes the open reports on an author's items (suspending the author hides all of them). */
   closeReportsByAuthor(trx: Transaction<Database>, authorId: string, moderatorId: string): Promise<void>;
 }
@@ -76,9 +77,9 @@ const blogStore: TargetStore = {
       .updateTable('blogs')
       .set({ hidden_at: moderatorId === null ? null : new Date(), hidden_by: moderatorId })
       .where('id', '=', id)
-      .returning('title')
+      .returning(['title', 'id'])
       .executeTakeFirst();
-    return row?.title;
+    return row && { label: row.title, blogId: row.id };
   },
   async closeReportsByAuthor(trx, authorId, moderatorId) {
     await trx
@@ -91,10 +92,71 @@ const blogStore: TargetStore = {
   },
 };
 
+/** What a comment's moderator sees: the comment's text, under its blog's title. */
+const commentTargets = (db: Db) =>
+  db
+    .selectFrom('comments')
+    .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
+    .innerJoin('user as author', 'author.id', 'comments.user_id')
+    .select([
+      sql<ReportTargetType>`'comment'`.as('type'),
+      'comments.id',
+      'comments.blog_id',
+      'blogs.title',
+      sql<string | null>`left(comments.body, 200)`.as('excerpt'),
+      'comments.body',
+      'author.id as author_id',
+      'author.email as author_email',
+      'author.suspended_at as author_suspended_at',
+      'comments.hidden_at',
+    ]);
+
+const commentLabel = (blogTitle: string, body: string) => `comment on “${blogTitle}”: ${body.length > 80 ? `${body.slice(0, 80)}…` : body}`;
+
+const commentStore: TargetStore = {
+  async findVisible(db, id, viewerId) {
+    const row = await db
+      .selectFrom('comments')
+      .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
+      .select(['comments.id', 'comments.user_id'])
+      .where('comments.id', '=', id)
+      .where(isCommentVisibleTo(viewerId))
+      .where(isVisibleTo(viewerId))
+      .executeTakeFirst();
+    return row && { id: row.id, authorId: row.user_id };
+  },
+  async findMany(db, ids) {
+    if (ids.length === 0) return [];
+    return commentTargets(db).where('comments.id', 'in', ids).execute();
+  },
+  async listHidden(db, limit) {
+    return commentTargets(db).where('comments.hidden_at', 'is not', null).orderBy('comments.hidden_at', 'desc').limit(limit).execute();
+  },
+  async setHidden(trx, id, moderatorId) {
+    const row = await trx
+      .updateTable('comments')
+      .set({ hidden_at: moderatorId === null ? null : new Date() })
+      .where('id', '=', id)
+      .returning(['blog_id', 'body'])
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const blog = await trx.selectFrom('blogs').select('title').where('id', '=', row.blog_id).executeTakeFirstOrThrow();
+    return { label: commentLabel(blog.title, row.body), blogId: row.blog_id };
+  },
+  async closeReportsByAuthor(trx, authorId, moderatorId) {
+    await trx
+      .updateTable('reports')
+      .set({ status: 'resolved', closed_at: new Date(), closed_by: moderatorId })
+      .where('status', '=', 'open')
+      .where('target_type', '=', 'comment')
+      .where('target_id', 'in', (eb) => eb.selectFrom('comments').select('comments.id').where('comments.user_id', '=', authorId))
+      .execute();
+  },
+};
+
 export const TARGETS: Record<ReportTargetType, TargetStore | undefined> = {
   blog: blogStore,
-  // Comments join here once the comments feature has landed.
-  comment: undefined,
+  comment: commentStore,
 };
 
 export async function insertReport(
@@ -188,7 +250,9 @@ export async function setSuspended(trx: Transaction<Database>, userId: string, s
     .executeTakeFirst();
   if (!row) return undefined;
   // The public rule reads the suspension from each blog's own row (see blog-visibility.ts).
-  await trx.updateTable('blogs').set({ author_suspended_at: suspended ? new Date() : null }).where('user_id', '=', userId).execute();
+  const at = suspended ? new Date() : null;
+  await trx.updateTable('blogs').set({ author_suspended_at: at }).where('user_id', '=', userId).execute();
+  await trx.updateTable('comments').set({ author_suspended_at: at }).where('user_id', '=', userId).execute();
   if (suspended) await trx.deleteFrom('session').where('userId', '=', userId).execute();
   return row.email;
 }

@@ -155,21 +155,23 @@ export async function performAction(deps: ModerationDeps, moderator: SessionUser
     case 'restore': {
       const store = targetStore(input.targetType);
       const targetId = parseId(input.targetId, () => noSuchItem(input.targetType));
-      await deps.db.transaction().execute(async (trx) => {
-        const label = await store.setHidden(trx, targetId, input.action === 'hide' ? moderator.id : null);
-        if (label === undefined) throw noSuchItem(input.targetType);
+      const blogId = await deps.db.transaction().execute(async (trx) => {
+        const changed = await store.setHidden(trx, targetId, input.action === 'hide' ? moderator.id : null);
+        if (changed === undefined) throw noSuchItem(input.targetType);
         if (input.action === 'hide') await closeReports(trx, { targetType: input.targetType, targetIds: [targetId] }, 'resolved', moderator.id);
         await insertLogEntry(trx, {
           ...by,
           action: input.action,
           target_type: input.targetType,
           target_id: targetId,
-          target_label: label,
+          target_label: changed.label,
           reason: input.reason ?? (await reportReason(trx, reportId)),
           report_id: reportId,
         });
+        return changed.blogId;
       });
-      return input.targetType === 'blog' ? ['lists', `blog:${targetId}`] : ['*'];
+      // Lists show comment counts; the blog's page shows its comments.
+      return ['lists', `blog:${blogId}`];
     }
     case 'suspend':
     case 'unsuspend': {

@@ -193,6 +193,62 @@ describe('moderation', () => {
     });
   });
 
+  describe('comments', () => {
+    const comment = async (user: TestUser, blogId: string, body: string) => {
+      const response = await inject('POST', `/api/blogs/${blogId}/comments`, user, { body });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json<{ id: string }>();
+    };
+    const comments = async (blogId: string, user?: TestUser) => {
+      const list = (await inject('GET', `/api/blogs/${blogId}/comments`, user)).json<{ count: number; items: { id: string; hidden: boolean }[] }>();
+      return { count: list.count, ids: list.items.map((item) => item.id), hidden: list.items.filter((item) => item.hidden).map((item) => item.id) };
+    };
+    const commentCount = async (blogId: string) => (await inject('GET', `/api/blogs/${blogId}`)).json<{ commentCount: number }>().commentCount;
+
+    it('takes reports on comments, hides a comment from everyone but its author, and restores it', async () => {
+      const blog = await newBlog(author);
+      const kept = await comment(reader, blog.id, 'A fair point.');
+      const rude = await comment(reader, blog.id, 'Something rude.');
+      expect((await comments(blog.id)).count).toBe(2);
+
+      const first = await inject('POST', '/api/reports', author, { targetType: 'comment', targetId: rude.id, reason: 'harassment' });
+      expect(first.statusCode, first.body).toBe(201);
+      const again = await inject('POST', '/api/reports', author, { targetType: 'comment', targetId: rude.id, reason: 'spam' });
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({ message: messages.alreadyReportedComment });
+      const open = (await overview()).reports.find((item) => item.target.id === rude.id);
+      expect(open).toMatchObject({ target: { type: 'comment', blogId: blog.id, title: blog.title, excerpt: 'Something rude.', authorEmail: reader.email } });
+
+      const after = await act({ action: 'hide', targetType: 'comment', targetId: rude.id, reportId: open!.id });
+      expect(after.reports.some((item) => item.target.id === rude.id)).toBe(false);
+      expect(after.hidden.map((item) => item.id)).toContain(rude.id);
+      expect(after.log[0]).toMatchObject({ action: 'hide', targetType: 'comment', reason: 'Harassment' });
+
+      expect(await comments(blog.id)).toEqual({ count: 1, ids: [kept.id], hidden: [] });
+      expect(await comments(blog.id, author)).toEqual({ count: 1, ids: [kept.id], hidden: [] });
+      expect(await commentCount(blog.id)).toBe(1);
+      // Its author still sees it, marked.
+      expect(await comments(blog.id, reader)).toEqual({ count: 1, ids: [kept.id, rude.id], hidden: [rude.id] });
+
+      await act({ action: 'restore', targetType: 'comment', targetId: rude.id });
+      expect(await comments(blog.id)).toEqual({ count: 2, ids: [kept.id, rude.id], hidden: [] });
+      expect(await commentCount(blog.id)).toBe(2);
+    });
+
+    it("hides a suspended account's comments and counts them again once it is unsuspended", async () => {
+      const blog = await newBlog(author);
+      const commenter = await signUpUser(t.app);
+      const said = await comment(commenter, blog.id, 'Buy cheap watches.');
+      expect(await commentCount(blog.id)).toBe(1);
+      await act({ action: 'suspend', userId: commenter.id });
+      expect(await comments(blog.id)).toEqual({ count: 0, ids: [], hidden: [] });
+      expect(await commentCount(blog.id)).toBe(0);
+      await act({ action: 'unsuspend', userId: commenter.id });
+      expect(await comments(blog.id)).toEqual({ count: 1, ids: [said.id], hidden: [] });
+      expect(await commentCount(blog.id)).toBe(1);
+    });
+  });
+
   describe('suspending an account', () => {
     it('ends its sessions at once, refuses every sign-in with the message, hides its blogs, and unsuspending undoes it', async () => {
       const suspect = await signUpUser(t.app);

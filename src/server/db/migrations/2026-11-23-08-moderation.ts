@@ -39,6 +39,40 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('blogs_sitemap_idx').execute();
   await sql`create index blogs_sitemap_idx on blogs (id) include (updated_at, hidden_at, author_suspended_at)`.execute(db);
 
+  // Comments the same way: the suspension kept on each comment, the count of visible comments
+  // following both columns (the comments migration's trigger counted `hidden_at` alone).
+  await sql`alter table comments add column author_suspended_at timestamptz`.execute(db);
+  await sql`
+    create function comments_copy_author_suspension() returns trigger language plpgsql as $$
+    begin
+      select suspended_at into new.author_suspended_at from "user" where id = new.user_id for key share;
+      return new;
+    end
+    $$`.execute(db);
+  await sql`
+    create trigger comments_copy_author_suspension
+    before insert on comments
+    for each row execute function comments_copy_author_suspension()`.execute(db);
+  await sql`
+    create or replace function comments_apply_count() returns trigger language plpgsql as $$
+    declare
+      delta integer := 0;
+    begin
+      if tg_op in ('DELETE', 'UPDATE') and old.hidden_at is null and old.author_suspended_at is null then delta := delta - 1; end if;
+      if tg_op in ('INSERT', 'UPDATE') and new.hidden_at is null and new.author_suspended_at is null then delta := delta + 1; end if;
+      if delta <> 0 then
+        update blogs set comment_count = comment_count + delta
+        where id = (case when tg_op = 'DELETE' then old.blog_id else new.blog_id end);
+      end if;
+      return null;
+    end;
+    $$`.execute(db);
+  await sql`drop trigger comments_apply_count on comments`.execute(db);
+  await sql`
+    create trigger comments_apply_count
+    after insert or update of hidden_at, author_suspended_at or delete on comments
+    for each row execute function comments_apply_count()`.execute(db);
+
   await db.schema
     .createTable('reports')
     .addColumn('id', 'uuid', (col) => col.primaryKey().defaultTo(sql`gen_random_uuid()`))
@@ -83,6 +117,14 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`create index blogs_sitemap_idx on blogs (id) include (updated_at)`.execute(db);
   await db.schema.dropIndex('blogs_home_order_idx').execute();
   await sql`create index blogs_home_order_idx on blogs (rating desc, created_at desc, id desc)`.execute(db);
+  await sql`drop trigger comments_apply_count on comments`.execute(db);
+  await sql`
+    create trigger comments_apply_count
+    after insert or update of hidden_at or delete on comments
+    for each row execute function comments_apply_count()`.execute(db);
+  await sql`drop trigger if exists comments_copy_author_suspension on comments`.execute(db);
+  await sql`drop function if exists comments_copy_author_suspension()`.execute(db);
+  await sql`alter table comments drop column author_suspended_at`.execute(db);
   await sql`drop trigger if exists blogs_copy_author_suspension on blogs`.execute(db);
   await sql`drop function if exists blogs_copy_author_suspension()`.execute(db);
   await sql`alter table blogs drop column author_suspended_at`.execute(db);
