@@ -22,6 +22,7 @@ import { blogEditorRoutes } from './blogs/blog-editor.routes.js';
 import { inlineImageRoutes } from './inline-images/inline-images.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
+import { moderationRoutes } from './moderation/moderation.routes.js';
 import { createSessions } from './auth/session.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -136,6 +137,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(commentMailRoutes, deps);
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);
+  await app.register(moderationRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(feedRoutes, deps);
 

@@ -71,4 +71,11 @@ describe('configuration', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.publicUrl).toBe('https://blog.example.com');
   });
+
+  it('reads MODERATOR_EMAILS as lower-cased addresses, and refuses anything else', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).moderatorEmails).toEqual([]);
+    expect(loadConfig({ DATA_DIR: dir, MODERATOR_EMAILS: ' Ann@Example.com,, bob@example.org ' }).moderatorEmails).toEqual(['ann@example.com', 'bob@example.org']);
+    expect(() => loadConfig({ DATA_DIR: dir, MODERATOR_EMAILS: 'ann@example.com, nobody' })).toThrow(/^Invalid configuration: MODERATOR_EMAILS must be e-mail addresses separated by commas/);
+  });
 });

@@ -89,6 +89,11 @@ const envSchema = z.object({
     .min(10, 'must be at least 10')
     .max(50_000, 'must be at most 50000 (the sitemap protocol\'s limit)')
     .default(50_000),
+  MODERATOR_EMAILS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? '').split(',').map((email) => email.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.email({ message: 'must be e-mail addresses separated by commas' }))),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -150,6 +155,8 @@ export interface Config {
     /** Connections one process holds open at most (`MAX_CONNECTIONS`); more are closed at once. */
     maxConnections: number;
   };
+  /** Addresses of the moderators (`MODERATOR_EMAILS`), lower-cased. */
+  moderatorEmails: string[];
   logLevel: string;
 }
 
@@ -215,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleTimeoutMs: e.IDLE_TIMEOUT_MS,
       maxConnections: e.MAX_CONNECTIONS,
     },
+    moderatorEmails: e.MODERATOR_EMAILS,
     logLevel: e.LOG_LEVEL,
   };
 }

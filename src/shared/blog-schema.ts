@@ -98,6 +98,8 @@ export const blogSchema = z.object({
   downvotes: z.number().int(),
   rating: z.number().int(),
   myVote: voteDirectionSchema.nullable(),
+  /** Hidden by a moderator (or its author suspended): only its author receives it, with the notice. */
+  hidden: z.boolean(),
   /** Comments everyone can see (hidden ones are not counted). */
   commentCount: z.number().int(),
   status: blogStatusSchema,

@@ -24,6 +24,15 @@ export const messages = {
   anErrorOccurred: 'An error occurred',
   magicLinkSent: 'Check your email for the magic link',
   passwordUpdated: 'Your password has been updated',
+  // Moderation (issue 14): texts of our own, beside the spec's.
+  hiddenByModerator: 'Hidden by a moderator',
+  accountSuspended: 'This account is suspended.',
+  report: 'Report',
+  reportSent: 'Thank you. A moderator will look at your report.',
+  alreadyReportedBlog: 'You have already reported this blog.',
+  alreadyReportedComment: 'You have already reported this comment.',
+  chooseReportReason: 'Choose a reason.',
+  moderation: 'Moderation',
   addComment: 'Add a comment!',
   // Reading (issues 13 and 14): texts of this site, not of the spec.
   noSuchAuthor: 'This author does not exist',

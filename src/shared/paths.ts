@@ -26,6 +26,7 @@ export const paths = {
   settings: () => '/settings',
   drafts: () => '/drafts',
   ai: () => '/ai',
+  moderation: () => '/moderation',
   auth: (view?: string, extra: Record<string, string> = {}) => withQuery('/auth', { view, ...extra }),
   viewBlog: (id: string) => withQuery('/viewBlog', { id }),
   edit: (id: string) => withQuery('/edit', { id }),

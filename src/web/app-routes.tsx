@@ -45,6 +45,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/author', async () => (await import('./routes/author')).authorScreen),
         screen('/unsubscribe', async () => (await import('./routes/unsubscribe')).unsubscribeScreen),
         screen('/drafts', async () => (await import('./routes/drafts')).draftsScreen),
+        screen('/moderation', async () => (await import('./routes/moderation')).moderationScreen),
         {
           path: '*',
           // The server answers unknown paths with 404 and this screen.

@@ -35,3 +35,9 @@ export async function deleteUserAndContent(trx: Transaction<Database>, userId: s
   await trx.deleteFrom('user').where('id', '=', userId).execute();
   return { deleted: true, imageKeys: [...images.map((row) => row.image_key!).filter(Boolean), ...inlineImageKeys] };
 }
+
+/** Whether a moderator has suspended the account (no sign-in until it is lifted). */
+export async function isAccountSuspended(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('user').select('suspended_at').where('id', '=', userId).executeTakeFirst();
+  return row?.suspended_at != null;
+}

@@ -1,11 +1,14 @@
 import { betterAuth } from 'better-auth';
+import { APIError } from 'better-auth/api';
 import type { FastifyBaseLogger } from 'fastify';
 import { emailOTP, magicLink } from 'better-auth/plugins';
 import type { Kysely } from 'kysely';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/constants.js';
+import { messages } from '../../shared/messages.js';
 import type { Config, SocialProvider } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
+import { isAccountSuspended } from './account.repository.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
 
 /** The header our Fastify adapter sets to the client address Fastify trusts (see auth.routes.ts). */
@@ -160,6 +163,19 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
       }),
     ],
     socialProviders,
+    databaseHooks: {
+      session: {
+        create: {
+          // Every way of signing in (password, link, code, social, sign-up) ends in a new session:
+          // refusing it here refuses a suspended account on all of them.
+          before: async (session) => {
+            if (await isAccountSuspended(db, session.userId)) {
+              throw APIError.from('FORBIDDEN', { message: messages.accountSuspended, code: 'ACCOUNT_SUSPENDED' });
+            }
+          },
+        },
+      },
+    },
     rateLimit: {
       // Better Auth turns its limiter off outside production; ours is on in every mode.
       enabled: true,

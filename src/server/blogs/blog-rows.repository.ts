@@ -24,6 +24,8 @@ function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
       'blogs.upvotes',
       'blogs.downvotes',
       'blogs.rating',
+      'blogs.hidden_at',
+      'blogs.author_suspended_at',
       'blogs.comment_count',
       'blogs.status',
       'user.email as author',

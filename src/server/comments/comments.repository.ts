@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { isCommentVisibleTo } from './comment-visibility.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -18,6 +19,7 @@ function selectCommentRows(db: Db) {
       'comments.created_at',
       'comments.updated_at',
       'comments.hidden_at',
+      'comments.author_suspended_at',
       'user.email as author',
     ]);
 }
@@ -31,7 +33,7 @@ export type CommentRow = Awaited<ReturnType<ReturnType<typeof selectCommentRows>
 export async function selectBlogComments(db: Db, blogId: string, viewerId: string | null): Promise<CommentRow[]> {
   return selectCommentRows(db)
     .where('comments.blog_id', '=', blogId)
-    .where((eb) => (viewerId ? eb.or([eb('comments.hidden_at', 'is', null), eb('comments.user_id', '=', viewerId)]) : eb('comments.hidden_at', 'is', null)))
+    .where(isCommentVisibleTo(viewerId))
     .orderBy('comments.created_at')
     .orderBy('comments.id')
     .execute();
@@ -46,7 +48,7 @@ export async function findCommentForWrite(db: Db, id: string) {
   return db
     .selectFrom('comments')
     .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
-    .select(['comments.id', 'comments.blog_id', 'comments.user_id', 'comments.parent_id', 'comments.hidden_at', 'blogs.user_id as blog_owner_id'])
+    .select(['comments.id', 'comments.blog_id', 'comments.user_id', 'comments.parent_id', 'comments.hidden_at', 'comments.author_suspended_at', 'blogs.user_id as blog_owner_id'])
     .where('comments.id', '=', id)
     .executeTakeFirst();
 }
@@ -64,7 +66,7 @@ export async function lockBlogForComment(trx: Transaction<Database>, blogId: str
 export async function findParentComment(db: Db, blogId: string, parentId: string) {
   return db
     .selectFrom('comments')
-    .select(['id', 'user_id', 'parent_id', 'hidden_at'])
+    .select(['id', 'user_id', 'parent_id', 'hidden_at', 'author_suspended_at'])
     .where('id', '=', parentId)
     .where('blog_id', '=', blogId)
     .executeTakeFirst();

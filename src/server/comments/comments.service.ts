@@ -6,6 +6,7 @@ import { findBlogRow } from '../blogs/blogs.repository.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
+import { commentRowVisibleTo } from './comment-visibility.js';
 import {
   deleteCommentRow,
   findCommentForWrite,
@@ -89,7 +90,7 @@ export async function createComment(
     if (input.parentId) {
       const parent = await findParentComment(trx, blogId, input.parentId);
       // A hidden comment is there only for its author: no one else can answer it.
-      if (!parent || (parent.hidden_at !== null && parent.user_id !== userId)) throw badRequest(COMMENT_TEXTS.noSuchParent, 'PARENT_NOT_FOUND');
+      if (!parent || !commentRowVisibleTo(parent, userId)) throw badRequest(COMMENT_TEXTS.noSuchParent, 'PARENT_NOT_FOUND');
       if (parent.parent_id !== null) throw badRequest(COMMENT_TEXTS.replyToReply, 'REPLY_TOO_DEEP');
       parentAuthorId = parent.user_id;
     }
@@ -134,8 +135,8 @@ export async function deleteComment(deps: CommentsDeps, userId: string, rawId: s
 }
 
 /** A comment a moderator hid exists for its author alone. */
-function visibleTo(comment: { user_id: string; hidden_at: Date | null }, userId: string): boolean {
-  return comment.hidden_at === null || comment.user_id === userId;
+function visibleTo(comment: { user_id: string; hidden_at: Date | null; author_suspended_at: Date | null }, userId: string): boolean {
+  return commentRowVisibleTo(comment, userId);
 }
 
 async function readComment(deps: CommentsDeps, id: string): Promise<Comment> {
@@ -156,7 +157,7 @@ export function toCommentJson(row: CommentRow): Comment {
     html: row.html,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
-    hidden: row.hidden_at !== null,
+    hidden: row.hidden_at !== null || row.author_suspended_at !== null,
   };
 }
 

@@ -9,6 +9,7 @@ import * as imageVariants from './migrations/2026-11-23-04-image-variants.js';
 import * as blogStatus from './migrations/2026-11-23-05-blog-status.js';
 import * as inlineImages from './migrations/2026-11-23-06-inline-images.js';
 import * as comments from './migrations/2026-11-23-07-comments.js';
+import * as moderation from './migrations/2026-11-23-08-moderation.js';
 import * as hotScore from './migrations/2026-11-23-09-hot-score.js';
 
 /**
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-05-blog-status': blogStatus,
   '2026-11-23-06-inline-images': inlineImages,
   '2026-11-23-07-comments': comments,
+  '2026-11-23-08-moderation': moderation,
   '2026-11-23-09-hot-score': hotScore,
 };
 

@@ -18,7 +18,7 @@ export const RSS_ITEM_COUNT = 20;
 const STATIC_PAGES = [paths.home(), paths.about(), paths.support()];
 
 /** Path prefixes for signed-in screens and the API: nothing there for a search engine. */
-const PRIVATE_PREFIXES = ['/api/', paths.create(), '/edit', paths.drafts(), paths.settings(), paths.ai(), paths.auth()];
+const PRIVATE_PREFIXES = ['/api/', paths.create(), '/edit', paths.drafts(), paths.settings(), paths.ai(), paths.auth(), paths.moderation()];
 
 export function robotsTxt(config: Config): string {
   return [

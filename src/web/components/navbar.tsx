@@ -7,6 +7,7 @@ import Nav from 'react-bootstrap/Nav';
 import BootstrapNavbar from 'react-bootstrap/Navbar';
 import NavDropdown from 'react-bootstrap/NavDropdown';
 import { Link, NavLink, useNavigate } from 'react-router';
+import { useModeratorAccess } from '../lib/moderator-access';
 import { useAuthClient, useSession } from '../lib/session';
 
 export const TIP_JAR_URL = 'https://www.buymeacoffee.com/';
@@ -14,6 +15,7 @@ export const TIP_JAR_URL = 'https://www.buymeacoffee.com/';
 /** Brand, Home, About, More, and the search box; collapses below the md breakpoint. */
 export function Navbar() {
   const { data: session } = useSession();
+  const { isModerator } = useModeratorAccess();
   const navigate = useNavigate();
   const loadAuth = useAuthClient();
   const [expanded, setExpanded] = useState(false);
@@ -70,6 +72,11 @@ export function Navbar() {
                   <NavDropdown.Item as={Link} to={paths.drafts()} eventKey="drafts">
                     My Drafts
                   </NavDropdown.Item>
+                  {isModerator && (
+                    <NavDropdown.Item as={Link} to="/moderation" eventKey="moderation">
+                      Moderation
+                    </NavDropdown.Item>
+                  )}
                 </>
               )}
               <NavDropdown.Divider />

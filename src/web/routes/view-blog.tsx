@@ -1,13 +1,17 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { Link, useRevalidator, useSearchParams } from 'react-router';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import { LoadingPage } from '../components/loading-page';
+import { Link, useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { getBlogQueryOptions } from '../features/blogs/api/get-blog';
 import { BlogDetails } from '../features/blogs/components/blog-details';
 import { getCommentsQueryOptions } from '../features/comments/api/get-comments';
 import { CommentSection } from '../features/comments/components/comment-section';
+import { ReportButton } from '../features/moderation/components/report-button';
 import { VoteButtons } from '../features/votes/components/vote-buttons';
+import type { Blog } from '../../shared/blog-schema';
 import { useSession } from '../lib/session';
 import { loadQuery, routeError } from '../lib/load-query';
 import { absoluteImageUrl, describe, SITE_DESCRIPTION } from '../lib/page-meta';
@@ -16,23 +20,22 @@ import type { Screen } from '../lib/screen';
 const idOf = (url: URL) => url.searchParams.get('id') ?? '';
 
 /**
- * The page is rendered for an anonymous visitor, to whom a draft does not exist. Once the browser
- * knows a signed-in viewer, the blog is asked for once more with their session: its owner then
- * sees their draft; anyone else still gets 404.
+ * The page is rendered for an anonymous visitor, so a blog only its author may see (a draft, or
+ * hidden by a moderator) arrives as 'does not exist'; once the session is known, the blog is asked
+ * for with it, and its author is shown it (anyone else still gets 404).
  */
-function useRetryAsSignedInViewer() {
-  const { data: session, isPending } = useSession();
-  const revalidator = useRevalidator();
-  const retried = useRef(false);
-  useEffect(() => {
-    if (isPending || !session || retried.current) return;
-    retried.current = true;
-    void revalidator.revalidate();
-  }, [isPending, session, revalidator]);
-}
-
 function BlogDoesNotExist() {
-  useRetryAsSignedInViewer();
+  const [searchParams] = useSearchParams();
+  const id = searchParams.get('id') ?? '';
+  const { data: session } = useSession();
+  const { data: blog } = useQuery({ ...getBlogQueryOptions(id), enabled: session !== null && id !== '', retry: false });
+  if (session && blog) {
+    return (
+      <Suspense fallback={<LoadingPage />}>
+        <BlogView blog={blog} viewerId={session.user.id} commentsBlogId={id} />
+      </Suspense>
+    );
+  }
   return (
     <div className="py-4">
       <h1 className="h3">{messages.blogDoesNotExist}</h1>
@@ -47,11 +50,29 @@ function ViewBlogPage() {
   const id = searchParams.get('id') ?? '';
   const { data: blog } = useSuspenseQuery(getBlogQueryOptions(id));
   const { data: session } = useSession();
+  return <BlogView blog={blog} viewerId={session?.user.id ?? null} commentsBlogId={id} />;
+}
+
+function BlogView({ blog, viewerId, commentsBlogId }: { blog: Blog; viewerId: string | null; commentsBlogId: string }) {
+  const isOwner = viewerId === blog.userId;
   return (
     <>
-      <BlogDetails blog={blog} isOwner={session?.user.id === blog.userId} votes={<VoteButtons blog={blog} />} />
+      {blog.hidden && (
+        <Alert variant="warning" role="status">
+          {messages.hiddenByModerator}
+        </Alert>
+      )}
+      <BlogDetails blog={blog} isOwner={isOwner} votes={<VoteButtons blog={blog} />} />
+      {/* Its own row under the card, so the control appearing after hydration moves nothing above it. */}
+      <div className="d-flex justify-content-end mt-2" style={{ minHeight: '1.75rem' }}>
+        {viewerId !== null && !isOwner && <ReportButton targetType="blog" targetId={blog.id} />}
+      </div>
       {/* The id as the loader used it, so the comments are the ones it loaded. */}
-      <CommentSection blogId={id} blogOwnerId={blog.userId} />
+      <CommentSection
+        blogId={commentsBlogId}
+        blogOwnerId={blog.userId}
+        reportControl={(comment) => <ReportButton targetType="comment" targetId={comment.id} />}
+      />
     </>
   );
 }

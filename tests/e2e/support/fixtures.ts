@@ -43,6 +43,9 @@ export function uniqueEmail(prefix = 'e2e'): string {
 
 export const DEFAULT_PASSWORD = 'correct horse battery';
 
+/** The one moderator of the e2e server (`MODERATOR_EMAILS` in scripts/e2e-server.mjs). */
+export const E2E_MODERATOR_EMAIL = 'e2e-moderator@example.com';
+
 /**
  * Signs up through the API, confirms through the e-mailed link's token, and leaves the
  * context signed in (the session cookie is shared by the context's pages).

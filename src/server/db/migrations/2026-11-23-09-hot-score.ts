@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     alter table blogs add column hot_score double precision not null
     generated always as (blog_hot_score(upvotes, downvotes, created_at)) stored`.execute(db);
-  await sql`create index blogs_hot_idx on blogs (hot_score desc, id desc) include (status)`.execute(db);
+  await sql`create index blogs_hot_idx on blogs (hot_score desc, id desc) include (status, hidden_at, author_suspended_at)`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -28,6 +28,7 @@ export function CommentItem({
   comment,
   viewer,
   actions,
+  reportControl,
   children,
 }: {
   /** The blog's id as its page's queries use it. */
@@ -35,6 +36,8 @@ export function CommentItem({
   comment: Comment;
   viewer: CommentViewer | null;
   actions?: ReactNode;
+  /** 'Report', for signed-in readers other than the author. */
+  reportControl?: (comment: Comment) => ReactNode;
   children?: ReactNode;
 }) {
   const [editing, setEditing] = useState(false);
@@ -44,6 +47,7 @@ export function CommentItem({
   const showDialog = useDialog();
   const isAuthor = viewer?.userId === comment.userId;
   const mayDelete = isAuthor || viewer?.ownsBlog === true;
+  const report = viewer && !isAuthor ? reportControl?.(comment) : null;
 
   const remove = async () => {
     const confirmed = await showDialog({
@@ -67,6 +71,7 @@ export function CommentItem({
         <span className="fw-semibold text-body">{comment.author}</span> · <time dateTime={comment.createdAt}>{dateOf(comment.createdAt)}</time>
         {comment.updatedAt !== comment.createdAt && <span> · edited</span>}
       </p>
+      {comment.hidden && <p className="small text-warning-emphasis mb-1">{messages.hiddenByModerator}</p>}
       {editing ? (
         <CommentForm
           id={`edit-${comment.id}`}
@@ -84,8 +89,8 @@ export function CommentItem({
         // Rendered from Markdown and sanitised by the server (no headings, no images), as blogs are.
         <div className="comment-body blog-article" dangerouslySetInnerHTML={{ __html: comment.html }} />
       )}
-      {!editing && (actions || isAuthor || mayDelete) && (
-        <div className="d-flex flex-wrap gap-2 mb-2">
+      {!editing && (actions || isAuthor || mayDelete || report) && (
+        <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
           {actions}
           {isAuthor && (
             <Button size="sm" variant="outline-primary" onClick={() => setEditing(true)}>
@@ -97,6 +102,7 @@ export function CommentItem({
               Delete comment
             </Button>
           )}
+          {report}
         </div>
       )}
       {children}

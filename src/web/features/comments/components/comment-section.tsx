@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
-import type { CommentThread } from '../../../../shared/comment-schema';
+import type { Comment, CommentThread } from '../../../../shared/comment-schema';
 import { paths } from '../../../../shared/paths';
 import { useSession } from '../../../lib/session';
 import { useCreateComment } from '../api/create-comment';
@@ -15,7 +15,16 @@ import { CommentItem, type CommentViewer } from './comment-item';
  * the query); what depends on the viewer (the form, Reply, Edit and Delete) appears once the
  * browser knows the session, as the vote buttons do.
  */
-export function CommentSection({ blogId, blogOwnerId }: { blogId: string; blogOwnerId: string }) {
+export function CommentSection({
+  blogId,
+  blogOwnerId,
+  reportControl,
+}: {
+  blogId: string;
+  blogOwnerId: string;
+  /** The route's 'Report' control for someone else's comment (the moderation feature's). */
+  reportControl?: (comment: Comment) => ReactNode;
+}) {
   const { data: comments } = useComments(blogId);
   const { data: session } = useSession();
   const createComment = useCreateComment(blogId);
@@ -30,7 +39,7 @@ export function CommentSection({ blogId, blogOwnerId }: { blogId: string; blogOw
         <ol className="list-unstyled comment-list">
           {comments.items.map((thread) => (
             <li key={thread.id} className="border-top pt-3 mt-3">
-              <Thread blogId={blogId} thread={thread} viewer={viewer} />
+              <Thread blogId={blogId} thread={thread} viewer={viewer} reportControl={reportControl} />
             </li>
           ))}
         </ol>
@@ -55,7 +64,17 @@ export function CommentSection({ blogId, blogOwnerId }: { blogId: string; blogOw
   );
 }
 
-function Thread({ blogId, thread, viewer }: { blogId: string; thread: CommentThread; viewer: CommentViewer | null }) {
+function Thread({
+  blogId,
+  thread,
+  viewer,
+  reportControl,
+}: {
+  blogId: string;
+  thread: CommentThread;
+  viewer: CommentViewer | null;
+  reportControl?: (comment: Comment) => ReactNode;
+}) {
   const [replying, setReplying] = useState(false);
   const createComment = useCreateComment(blogId);
   const replyButton = viewer && !replying && (
@@ -64,12 +83,12 @@ function Thread({ blogId, thread, viewer }: { blogId: string; thread: CommentThr
     </Button>
   );
   return (
-    <CommentItem blogId={blogId} comment={thread} viewer={viewer} actions={replyButton}>
+    <CommentItem blogId={blogId} comment={thread} viewer={viewer} actions={replyButton} reportControl={reportControl}>
       {thread.replies.length > 0 && (
         <ol className="list-unstyled ms-4 ps-3 border-start comment-replies">
           {thread.replies.map((reply) => (
             <li key={reply.id} className="mt-2">
-              <CommentItem blogId={blogId} comment={reply} viewer={viewer} />
+              <CommentItem blogId={blogId} comment={reply} viewer={viewer} reportControl={reportControl} />
             </li>
           ))}
         </ol>

@@ -1,0 +1,104 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiErrorSchema } from '../../shared/api-error.js';
+import {
+  moderationActionSchema,
+  moderationOverviewSchema,
+  moderatorAccessSchema,
+  reportCreatedSchema,
+  reportInputSchema,
+} from '../../shared/moderation-schema.js';
+import type { AppDeps } from '../app-deps.js';
+import type { SessionUser } from '../auth/session.js';
+import { createReport, getOverview, isModerator, notAModerator, performAction } from './moderation.service.js';
+
+/** Reports per reader: more than anyone files by hand, a stop for a script flooding the moderators. */
+export const REPORT_RATE_LIMIT = { max: 20, windowSeconds: 10 * 60 };
+/** Moderator actions per moderator: a stop for a runaway script, far above any hand's pace. */
+export const MODERATION_ACTION_RATE_LIMIT = { max: 300, windowSeconds: 10 * 60 };
+
+export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const moderators = new WeakMap<FastifyRequest, SessionUser>();
+  /** Runs before anything about the request is judged: everyone but a moderator gets the same 404. */
+  const requireModerator = async (request: FastifyRequest) => {
+    const user = await deps.sessions.optionalUser(request);
+    if (!isModerator(deps.config, user)) throw notAModerator();
+    moderators.set(request, user);
+  };
+  const moderatorOf = (request: FastifyRequest) => moderators.get(request)!;
+  const serviceDeps = { db: deps.db, config: deps.config };
+
+  app.post(
+    '/api/reports',
+    {
+      schema: {
+        tags: ['moderation'],
+        summary: 'Report a blog or a comment to the moderators (signed in; one open report per reader per item)',
+        body: reportInputSchema,
+        response: { 201: reportCreatedSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema },
+      },
+      preValidation: async (request) => {
+        await deps.sessions.requireUser(request);
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`report:${user.id}`, REPORT_RATE_LIMIT, 'You have sent many reports in a short time. Please wait a few minutes.');
+      return reply.status(201).send(await createReport(serviceDeps, user, request.body));
+    },
+  );
+
+  app.get(
+    '/api/moderation/access',
+    {
+      schema: {
+        tags: ['moderation'],
+        summary: 'Whether the signed-in user is a moderator: 200 for moderators, 404 for everyone else',
+        response: { 200: moderatorAccessSchema, 404: apiErrorSchema },
+      },
+      onRequest: requireModerator,
+    },
+    async (_request, reply) => {
+      void reply.header('cache-control', 'private, no-store');
+      return { moderator: true as const };
+    },
+  );
+
+  app.get(
+    '/api/moderation',
+    {
+      schema: {
+        tags: ['moderation'],
+        summary: 'Open reports, hidden content, suspended accounts and the moderation log (moderators only)',
+        response: { 200: moderationOverviewSchema, 404: apiErrorSchema },
+      },
+      onRequest: requireModerator,
+    },
+    async (_request, reply) => {
+      void reply.header('cache-control', 'private, no-store');
+      return getOverview(serviceDeps);
+    },
+  );
+
+  app.post(
+    '/api/moderation/actions',
+    {
+      schema: {
+        tags: ['moderation'],
+        summary: "Hide, restore, dismiss a report, suspend or unsuspend an account (moderators only); answers the page's new state",
+        body: moderationActionSchema,
+        response: { 200: moderationOverviewSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+      onRequest: requireModerator,
+    },
+    async (request, reply) => {
+      const moderator = moderatorOf(request);
+      await deps.limiter.enforce(`moderation:${moderator.id}`, MODERATION_ACTION_RATE_LIMIT, 'Too many moderation actions in a short time. Please wait a moment.');
+      const changed = await performAction(serviceDeps, moderator, request.body);
+      // Cached public answers go before this one is sent (docs/response-cache.md).
+      if (changed.length > 0) await app.contentChanged(changed);
+      void reply.header('cache-control', 'private, no-store');
+      return getOverview(serviceDeps);
+    },
+  );
+};
