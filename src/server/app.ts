@@ -89,7 +89,7 @@ export async function buildApp(options: BuildAppOptions) {
   const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }) });
   const storage = options.storage ?? createImageStorage(config);
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
-  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage, limiter };
+  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth, database.db), storage, limiter };
 
   await registerSecurityHeaders(app, config);
   // Before compression, so the cache stores plain bytes and sends its own compressed copies.
