@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { signUpUser } from '../testing/test-users.js';
 import { createAuth } from './auth.js';
 import { createSessions, type Sessions } from './session.js';
 
