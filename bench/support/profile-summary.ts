@@ -3,9 +3,10 @@
  * the self time grouped by where the code lives (our source, Better Auth, Kysely, pg, zod,
  * Fastify and its serialiser, Node's own internals, garbage collection, idle).
  *
- *   node --import tsx bench/support/profile-summary.ts profiles/CPU.*.cpuprofile [top=25] [last=<seconds>]
+ *   node --import tsx bench/support/profile-summary.ts profiles/CPU.*.cpuprofile [top=25] [last=<seconds>] [upto=<seconds>]
  *
- * `last` keeps only the samples of the profile's last seconds (the load, not start-up).
+ * `last` keeps only the samples of the profile's last seconds (the load, not start-up); `upto`
+ * also drops the final seconds, to pick one load out of several (`last=15 upto=10`).
  */
 import { readFileSync } from 'node:fs';
 
@@ -52,17 +53,18 @@ function groupOf(frame: CallFrame): string {
   return frame.url ? 'other' : `native: ${frame.functionName || '(anonymous)'}`;
 }
 
-function summarise(file: string, top: number, lastSeconds: number) {
+function summarise(file: string, top: number, lastSeconds: number, uptoSeconds: number) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<number, number>();
   // Only the samples of the last seconds (the load), leaving start-up and sign-ups out.
   const end = profile.timeDeltas.reduce((a, b) => a + b, 0);
   const from = lastSeconds > 0 ? end - lastSeconds * 1e6 : 0;
+  const to = end - uptoSeconds * 1e6;
   let at = 0;
   profile.samples.forEach((id, i) => {
     at += profile.timeDeltas[i] ?? 0;
-    if (at >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    if (at >= from && at <= to) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const idle = [...self.entries()].filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)').reduce((a, [, t]) => a + t, 0);
@@ -101,4 +103,4 @@ function summarise(file: string, top: number, lastSeconds: number) {
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => Number(args.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1) ?? fallback);
-for (const file of args.filter((arg) => !arg.includes('='))) summarise(file, option('top', 25), option('last', 0));
+for (const file of args.filter((arg) => !arg.includes('='))) summarise(file, option('top', 25), option('last', 0), option('upto', 0));
