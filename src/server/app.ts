@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import fastifyCompress from '@fastify/compress';
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
@@ -31,6 +30,7 @@ import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
+import { registerSecurityHeaders as registerHelmetHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
 import { createCacheInvalidation, type CacheInvalidation } from './cache/cache-invalidation.js';
 import { ResponseCache } from './cache/response-cache.js';
@@ -99,7 +99,8 @@ export async function buildApp(options: BuildAppOptions) {
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
   const background = createBackgroundTasks(app.log);
   app.decorate('backgroundTasks', background);
-  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions: createSessions(auth), storage, limiter, background };
+  const sessions = createSessions(auth, database.db);
+  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions, storage, limiter, background };
 
   await registerSecurityHeaders(app, config);
   // Before compression, so the cache stores plain bytes and sends its own compressed copies.
@@ -165,7 +166,7 @@ export type App = Awaited<ReturnType<typeof buildApp>>;
 async function registerSecurityHeaders(app: ReturnType<typeof Fastify>, config: Config) {
   const secure = config.publicUrl.startsWith('https://');
   const imageOrigins = config.s3 ? [new URL(config.s3.publicUrl ?? config.s3.endpoint ?? `https://${config.s3.bucket}.s3.amazonaws.com`).origin] : [];
-  await app.register(fastifyHelmet, {
+  registerHelmetHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

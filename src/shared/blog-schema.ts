@@ -122,7 +122,11 @@ export const blogPageSchema = z.object({
 });
 export type BlogPage = z.infer<typeof blogPageSchema>;
 
-export const searchPageSchema = blogPageSchema.extend({ total: z.number().int() });
+export const searchPageSchema = blogPageSchema.extend({
+  total: z.number().int(),
+  /** Set when more than `total` (`SEARCH_COUNT_CAP`) titles match: the count stopped there. */
+  totalCapped: z.literal(true).optional(),
+});
 export type SearchPage = z.infer<typeof searchPageSchema>;
 
 /** `/api/authors/:id/blogs`: one page of an author's blogs, newest first, and who they are. */

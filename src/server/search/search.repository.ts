@@ -27,25 +27,31 @@ function orQuery(words: string[]): RawBuilder<string> {
 }
 
 /**
- * One page of public blogs whose title matches any of the words, best matches first. The matches are
- * ranked, counted and cut to the page on `blogs` alone; only the page's rows are then joined to
- * their authors and the viewer's votes.
+ * How a page of matches is ordered. `rank`: best matches first (`ts_rank`), then rating, newest,
+ * id; every match is ranked, so only when the matches are few (`SEARCH_COUNT_CAP`). `rating`: the
+ * home list's order (rating, newest, id), which `blogs_home_order_idx` yields already sorted, so
+ * a word in most titles costs a few index entries instead of ranking and sorting all of them.
+ */
+export type SearchOrder = 'rank' | 'rating';
+
+/**
+ * One page of public blogs whose title matches any of the words, in `order`. The matches are ordered and
+ * cut to the page on `blogs` alone; only the page's rows are then joined to their authors and the
+ * viewer's votes.
  */
 export function searchBlogRows(
   db: Kysely<Database>,
-  options: { words: string[]; viewerId: string | null; limit: number; offset: number },
+  options: { words: string[]; viewerId: string | null; limit: number; offset: number; order?: SearchOrder },
 ) {
   const query = orQuery(options.words);
+  const ranked = (options.order ?? 'rank') === 'rank';
+  const rank = ranked ? sql<number>`ts_rank(blogs.title_tsv, ${query})` : sql<number>`0::real`;
   const page = db
     .selectFrom('blogs')
-    .select([
-      'blogs.id',
-      sql<number>`ts_rank(blogs.title_tsv, ${query})`.as('rank'),
-      sql<number>`(count(*) over ())::int`.as('total'),
-    ])
+    .select(['blogs.id', rank.as('rank')])
     .where(sql<boolean>`blogs.title_tsv @@ ${query}`)
     .where(blogVisibleTo(null))
-    .orderBy('rank', 'desc')
+    .$if(ranked, (qb) => qb.orderBy('rank', 'desc'))
     .orderBy('blogs.rating', 'desc')
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc')
@@ -54,19 +60,25 @@ export function searchBlogRows(
     .as('page');
   return selectBlogSummaryRows(db, options.viewerId)
     .innerJoin(page, 'page.id', 'blogs.id')
-    .select('page.total')
     .orderBy('page.rank', 'desc')
     .orderBy('blogs.rating', 'desc')
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc');
 }
 
-export async function countMatchingBlogs(db: Kysely<Database>, words: string[]): Promise<number> {
-  const row = await db
+/**
+ * How many titles match, counting no further than `cap + 1`: the answer is exact up to `cap`,
+ * and `cap + 1` means "more than `cap`". A word in every title stops after `cap + 1` rows
+ * instead of visiting them all.
+ */
+export async function countMatchingBlogsUpTo(db: Kysely<Database>, words: string[], cap: number): Promise<number> {
+  const matches = db
     .selectFrom('blogs')
-    .select(sql<number>`count(*)::int`.as('total'))
+    .select(sql<number>`1`.as('one'))
     .where(sql<boolean>`blogs.title_tsv @@ ${orQuery(words)}`)
     .where(blogVisibleTo(null))
-    .executeTakeFirstOrThrow();
+    .limit(cap + 1)
+    .as('matches');
+  const row = await db.selectFrom(matches).select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
   return row.total;
 }

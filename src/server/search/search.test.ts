@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPageSchema, type SearchPage } from '../../shared/blog-schema.js';
-import { SEARCH_MAX_WORDS, SEARCH_TERM_MAX_LENGTH } from '../../shared/constants.js';
+import { SEARCH_COUNT_CAP, SEARCH_MAX_WORDS, SEARCH_TERM_MAX_LENGTH } from '../../shared/constants.js';
 import { SEARCH_RATE_LIMIT } from './search.routes.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
@@ -213,6 +213,43 @@ describe('search', () => {
     const second = await searchPage('knitting', { page: 2 });
     expect(second.items).toHaveLength(5);
     expect(second).toMatchObject({ total: 10, hasMore: false });
+  });
+
+  it('counts no further than SEARCH_COUNT_CAP: beyond it the total reads as a floor and pages come highest rated first', async () => {
+    const base = Date.parse('2025-01-01T00:00:00Z');
+    const count = SEARCH_COUNT_CAP + 7;
+    await t.database.db
+      .insertInto('blogs')
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          user_id: author.id,
+          title: `Lantern walk ${i}`,
+          body: 'A walk.',
+          upvotes: (i * 7919) % 13,
+          created_at: new Date(base + i * 60_000),
+        })),
+      )
+      .execute();
+    const first = await searchPage('lantern');
+    expect(first).toMatchObject({ total: SEARCH_COUNT_CAP, totalCapped: true, hasMore: true });
+    expect(first.items).toHaveLength(5);
+    const best = await t.database.db
+      .selectFrom('blogs')
+      .select('id')
+      .where('title', 'like', 'Lantern walk %')
+      .orderBy('rating', 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(10)
+      .execute();
+    expect([...first.items, ...(await searchPage('lantern', { page: 2 })).items].map((blog) => blog.id)).toEqual(best.map(({ id }) => id));
+    // Paging goes on past the cap, to the real end.
+    const last = await searchPage('lantern', { page: Math.ceil(count / 5) });
+    expect(last).toMatchObject({ totalCapped: true, hasMore: false });
+    expect(last.items).toHaveLength(count % 5 || 5);
+    expect((await searchPage('lantern', { page: Math.ceil(count / 5) + 1 })).items).toEqual([]);
+    // A search with few matches still counts exactly and says nothing of a cap.
+    expect(await searchPage('cherry')).not.toHaveProperty('totalCapped');
   });
 
   it("gives each result the caller's own vote as myVote, and the blog's fields", async () => {

@@ -2,27 +2,59 @@ import { type Kysely, sql } from 'kysely';
 import type { Database, VoteDirection } from '../db/schema.js';
 import { blogVisibleTo } from '../blogs/blog-visibility.js';
 
+export interface AppliedVote {
+  /** False: no such blog. */
+  found: boolean;
+  /** False: the user had already voted this way (nothing was written). */
+  changed: boolean;
+  /** The blog's counts once this vote is in (meaningful when `found`). */
+  upvotes: number;
+  downvotes: number;
+}
+
 /**
- * Records the user's vote in one statement: a new vote is inserted, a vote the other way is
- * switched, and a vote the same way is left alone. Answers whether a row changed; the
- * `votes_apply_counts` trigger has then already moved the blog's counts in this transaction.
+ * A vote in one statement (one round trip, its own transaction):
+ *  1. `target` takes the blog's row lock first, the lock the counting trigger needs anyway. Taken
+ *     first, a vote and a concurrent deletion or edit of the blog queue one behind the other
+ *     instead of each holding half of what the other needs (a deadlock, found by the soak test).
+ *     A locking read returns the row's latest version, and no count can move while the lock is
+ *     held, so its counts are exact for the moment just before this vote.
+ *  2. `written` inserts the vote, switches a vote the other way, or leaves a vote the same way
+ *     alone; `xmax = 0` tells an inserted row from a switched one. The `votes_apply_counts`
+ *     trigger moves the stored counts.
+ *  3. The answer's counts are the locked counts plus this vote's own change (+1 for a new vote;
+ *     +1 and −1 for a switch), which is what the trigger wrote: a statement cannot read its own
+ *     trigger's update, and a second read would be another round trip.
  */
-export async function upsertVote(
+export async function applyVote(
   db: Kysely<Database>,
   vote: { blogId: string; userId: string; direction: VoteDirection },
-): Promise<boolean> {
-  const changed = await db
-    .insertInto('votes')
-    .values({ blog_id: vote.blogId, user_id: vote.userId, direction: vote.direction })
-    .onConflict((conflict) =>
-      conflict
-        .columns(['blog_id', 'user_id'])
-        .doUpdateSet({ direction: (eb) => eb.ref('excluded.direction'), updated_at: sql`now()` })
-        .where((eb) => eb('votes.direction', '<>', eb.ref('excluded.direction'))),
+): Promise<AppliedVote> {
+  const { rows } = await sql<{ found: boolean; inserted: boolean | null; upvotes: number | null; downvotes: number | null }>`
+    with target as (
+      select id, upvotes, downvotes from blogs where id = ${vote.blogId} and ${blogVisibleTo(vote.userId)} for no key update
+    ), written as (
+      insert into votes (blog_id, user_id, direction)
+      select id, ${vote.userId}, ${vote.direction} from target
+      on conflict (blog_id, user_id) do update
+        set direction = excluded.direction, updated_at = now()
+        where votes.direction <> excluded.direction
+      returning (xmax = 0) as inserted
     )
-    .returning('direction')
-    .executeTakeFirst();
-  return changed !== undefined;
+    select exists (select 1 from target) as found,
+           (select inserted from written) as inserted,
+           (select upvotes from target) as upvotes,
+           (select downvotes from target) as downvotes`.execute(db);
+  const row = rows[0]!;
+  if (!row.found || row.inserted === null) return { found: row.found, changed: false, upvotes: row.upvotes ?? 0, downvotes: row.downvotes ?? 0 };
+  const up = vote.direction === 'up';
+  const switched = !row.inserted;
+  return {
+    found: true,
+    changed: true,
+    upvotes: row.upvotes! + (up ? 1 : switched ? -1 : 0),
+    downvotes: row.downvotes! + (up ? (switched ? -1 : 0) : 1),
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { VoteDirection, VoteResult } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
 import type { Database } from '../db/schema.js';
 import { conflict, notFound, unauthorized } from '../errors.js';
-import { deleteVote, lockBlogForVote, selectVoteCounts, upsertVote } from './votes.repository.js';
+import { applyVote, deleteVote, lockBlogForVote, selectVoteCounts } from './votes.repository.js';
 
 export interface VoteCommand {
   blogId: string;
@@ -12,25 +12,22 @@ export interface VoteCommand {
 }
 
 /**
- * One transaction: the vote, the counts (moved by the trigger under the blog's row lock) and
- * the read of the new counts, so the answer is exact whatever else is voting at the same time.
+ * One statement: the blog's row lock, the vote and its counts (`applyVote`), so the answer is
+ * exact whatever else is voting at the same time, in one round trip.
  */
 export async function castVote(db: Kysely<Database>, command: VoteCommand): Promise<VoteResult> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await lockBlogForVote(trx, command.blogId, command.userId))) throw notFound(messages.blogDoesNotExist);
-    let changed: boolean;
-    try {
-      changed = await upsertVote(trx, command);
-    } catch (err) {
-      throw foreignKeyError(err) ?? err;
-    }
-    if (!changed) {
-      throw conflict(command.direction === 'up' ? messages.alreadyUpvoted : messages.alreadyDownvoted, 'ALREADY_VOTED');
-    }
-    const counts = await selectVoteCounts(trx, command.blogId);
-    if (!counts) throw notFound(messages.blogDoesNotExist);
-    return { blogId: command.blogId, ...counts, myVote: command.direction };
-  });
+  let applied;
+  try {
+    applied = await applyVote(db, command);
+  } catch (err) {
+    throw foreignKeyError(err) ?? err;
+  }
+  if (!applied.found) throw notFound(messages.blogDoesNotExist);
+  if (!applied.changed) {
+    throw conflict(command.direction === 'up' ? messages.alreadyUpvoted : messages.alreadyDownvoted, 'ALREADY_VOTED');
+  }
+  const { upvotes, downvotes } = applied;
+  return { blogId: command.blogId, upvotes, downvotes, rating: upvotes - downvotes, myVote: command.direction };
 }
 
 /**
