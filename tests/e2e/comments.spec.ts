@@ -53,8 +53,11 @@ test.describe('comments on /viewBlog', () => {
     await expect(reply.getByRole('button', { name: 'Reply' })).toHaveCount(0);
 
     await reply.getByRole('button', { name: 'Edit comment' }).click();
-    await reply.getByLabel('Comment text').fill('Answering myself, edited');
-    await reply.getByRole('button', { name: 'Save comment' }).click();
+    // In edit mode the text is the field's value, not the article's text: find the field by its label.
+    const replies = page.locator('.comment-replies');
+    await expect(replies.getByLabel('Comment text')).toHaveValue('Answering myself');
+    await replies.getByLabel('Comment text').fill('Answering myself, edited');
+    await replies.getByRole('button', { name: 'Save comment' }).click();
     await expect(page.locator('.comment-replies')).toContainText('Answering myself, edited');
 
     const editedReply = page.locator('.comment-replies article').filter({ hasText: 'edited' });
