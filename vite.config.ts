@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -50,10 +51,22 @@ const preactInTheBrowser = {
   ],
 };
 
+/** Popper is left out of the browser build: see src/web/lib/no-popper.ts. */
+function withoutPopper(): Plugin {
+  const standIn = fileURLToPath(new URL('./src/web/lib/no-popper.ts', import.meta.url));
+  return {
+    name: 'without-popper',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return source === './popper' && importer?.includes(`${path.sep}@restart${path.sep}ui${path.sep}`) ? standIn : null;
+    },
+  };
+}
+
 export default defineConfig(({ command, isSsrBuild }) => ({
   root: 'src/web',
   resolve: command === 'build' && !isSsrBuild ? preactInTheBrowser : {},
-  plugins: isSsrBuild ? [react()] : [react(), precompress()],
+  plugins: isSsrBuild ? [react()] : [react(), ...(command === 'build' ? [withoutPopper()] : []), precompress()],
   // Only VITE_PUBLIC_-prefixed variables could reach the bundle; we define none, so no secret can.
   envPrefix: 'VITE_PUBLIC_',
   // The built server entry is one self-contained module (bundled React is built for production

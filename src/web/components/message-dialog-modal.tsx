@@ -1,6 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import type { DialogOptions } from './message-dialog';
+import '../styles/bootstrap-modal.scss';
 
 /** The dialog itself; loaded the first time a dialog opens (see `DialogProvider`). */
 export default function MessageDialogModal({ current, close }: { current: DialogOptions | null; close: (answer: boolean) => void }) {

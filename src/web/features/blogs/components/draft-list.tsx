@@ -4,6 +4,7 @@ import type { BlogSummary } from '../../../../shared/blog-schema';
 import { paths } from '../../../../shared/paths';
 import { DRAFT_TEXTS } from '../draft-texts';
 import { createdDate } from './blog-dates';
+import '../../../styles/bootstrap-list-group.scss';
 
 /** The viewer's drafts: title, when last changed, and a link to go on writing each. */
 export function DraftList({ drafts }: { drafts: BlogSummary[] }) {

@@ -9,6 +9,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useBlogPreview } from '../api/preview-blog';
 import { uploadInlineImage } from '../api/upload-inline-image';
 import { formatMarkdown, insertAtCursor, type MarkdownFormat, type TextEdit } from './markdown-formatting';
+import '../../../styles/bootstrap-button-group.scss';
 
 export interface MarkdownEditorProps {
   /** The textarea's id; the label names it. */

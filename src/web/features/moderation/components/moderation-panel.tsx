@@ -21,6 +21,7 @@ import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { moderationOverviewQueryOptions } from '../api/get-moderation';
 import { useModerationAction } from '../api/moderation-action';
+import '../../../styles/bootstrap-tables.scss';
 
 const ACTION_WORDS: Record<ModerationLogEntry['action'], string> = {
   hide: 'Hid',
