@@ -25,7 +25,16 @@ describe('the database restarting mid-traffic', () => {
 
   it('answers 503 with a clear message while it is down, never crashes, and recovers on its own', async () => {
     const port = await freePort();
-    const server = startServer({ PORT: String(port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-restart-')), DATABASE_URL: cluster.url, RATE_LIMIT_SCALE: '1000' });
+    const server = startServer({
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-restart-')),
+      DATABASE_URL: cluster.url,
+      RATE_LIMIT_SCALE: '1000',
+      // `execFileSync` below stops this process's event loop while the cluster stops (seconds on a
+      // loaded machine): the server must not close the idle keep-alive connections meanwhile, or
+      // fetch reuses a closed one ("other side closed") and the test fails for its own reasons.
+      KEEP_ALIVE_TIMEOUT_MS: '120000',
+    });
     await waitForHealth(port);
     const base = `http://127.0.0.1:${port}`;
     const origin = `http://localhost:${port}`;
@@ -51,7 +60,9 @@ describe('the database restarting mid-traffic', () => {
 
     await new Promise((resolve) => setTimeout(resolve, 500));
     execFileSync(SCRIPT, ['down', cluster.dir]);
-    const health = await fetch(`${base}/api/health`);
+    const health = await fetch(`${base}/api/health`).catch((err: unknown) => {
+      throw new Error(`no answer while the database is down (exit code ${server.child.exitCode}); the server's stderr:\n${server.stderr()}`, { cause: err });
+    });
     expect(health.status).toBe(503);
     expect(health.headers.get('retry-after')).toBe('5');
     expect(await health.json()).toEqual({
