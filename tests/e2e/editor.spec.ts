@@ -1,6 +1,6 @@
 import { E2E_BASE_URL } from '../../playwright.config';
 import { solidPng } from '../../src/server/testing/image-fixtures';
-import { expect, signUpVerified, test } from './support/fixtures';
+import { expect, signUpVerified, submitNewBlog, test } from './support/fixtures';
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
@@ -43,12 +43,7 @@ test('writing with the toolbar and an image inside the text: the preview is the 
   await page.getByRole('button', { name: 'Write' }).click();
   await expect(content).toBeVisible();
 
-  const created = page.waitForResponse((response) => response.url().endsWith('/api/blogs') && response.request().method() === 'POST');
-  await page.getByRole('button', { name: 'Submit' }).click();
-  const { id } = (await (await created).json()) as { id: string };
-  const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('Blog Created!');
-  await dialog.getByRole('button', { name: 'Okay' }).click();
+  const id = await submitNewBlog(page);
 
   await page.goto(`/viewBlog?id=${id}`);
   const body = page.locator('main article .blog-body');

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, signUpVerified, test } from './support/fixtures';
+import { expect, signUpVerified, submitNewBlog, test } from './support/fixtures';
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
@@ -27,12 +27,7 @@ test('a blog written in Markdown shows formatted, highlighted and without script
   await page.goto('/create');
   await page.getByLabel('Title', { exact: true }).fill(title);
   await page.getByLabel('Content').fill(content);
-  const created = page.waitForResponse((response) => response.url().endsWith('/api/blogs') && response.request().method() === 'POST');
-  await page.getByRole('button', { name: 'Submit' }).click();
-  const { id } = (await (await created).json()) as { id: string };
-  const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('Blog Created!');
-  await dialog.getByRole('button', { name: 'Okay' }).click();
+  const id = await submitNewBlog(page);
 
   await page.goto(`/viewBlog?id=${id}`);
   const body = page.locator('main article .blog-body');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { test as base, expect, type BrowserContext } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../../../playwright.config';
 import { waitForMail } from './outbox';
 
@@ -72,4 +72,18 @@ export async function signUpVerified(
   const session = await context.request.get('/api/auth/get-session');
   expect((await session.json())?.user?.email).toBe(email);
   return { email, password };
+}
+
+/**
+ * Presses Submit on /create, closes the spec's 'Blog Created!' popup and answers the new blog's
+ * id (from the API's answer, so the caller can open its page).
+ */
+export async function submitNewBlog(page: Page): Promise<string> {
+  const created = page.waitForResponse((response) => response.url().endsWith('/api/blogs') && response.request().method() === 'POST');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  const { id } = (await (await created).json()) as { id: string };
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Blog Created!');
+  await dialog.getByRole('button', { name: 'Okay' }).click();
+  return id;
 }
