@@ -124,8 +124,6 @@ export type BlogPage = z.infer<typeof blogPageSchema>;
 
 export const searchPageSchema = blogPageSchema.extend({
   total: z.number().int(),
-  /** Set when more than `total` (`SEARCH_COUNT_CAP`) titles match: the count stopped there. */
-  totalCapped: z.literal(true).optional(),
 });
 export type SearchPage = z.infer<typeof searchPageSchema>;
 

@@ -10,8 +10,8 @@ export const SEARCH_TERM_MAX_LENGTH = 1_000;
 /** Distinct words one search may hold: each is another index probe, and no title needs more. */
 export const SEARCH_MAX_WORDS = 16;
 /**
- * A search counts and ranks at most this many matches; with more, its total reads "1000+" and
- * its pages come highest rated first (the home list's order) instead of best match first.
+ * A search ranks at most this many matches; with more, its pages come highest rated first (the
+ * home list's order, read from its index) instead of best match first. The total stays exact.
  */
 export const SEARCH_COUNT_CAP = 1_000;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

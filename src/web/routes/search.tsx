@@ -42,7 +42,7 @@ function SearchResults({ searchTerm, page, onPageChange }: { searchTerm: string;
   return (
     <>
       <p role="status" className="h5 mb-4 search-summary">
-        {results.totalCapped ? `${results.total}+` : results.total} blogs matched the search term {searchTerm}
+        {results.total} blogs matched the search term {searchTerm}
       </p>
       {results.items.length === 0 ? <p>There are no blogs on this page.</p> : results.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)}
       <Pager page={page} hasMore={results.hasMore} onPageChange={onPageChange} />
