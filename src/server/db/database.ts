@@ -13,6 +13,12 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** PGlite only: the whole cluster as a tarball, to clone it (tests migrate once, then copy). */
   dump?: () => Promise<Blob>;
+  /**
+   * PGlite only: hears a channel's `NOTIFY`s in this process (PGlite delivers them when the
+   * statement, or its transaction, commits). On Postgres each process listens on a connection of
+   * its own (`cache/cache-invalidation.ts`).
+   */
+  listen?: (channel: string, onNotice: (payload: string) => void) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,5 +53,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const pglite = await PGlite.create({ dataDir, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   // Destroying the Kysely driver closes PGlite, which flushes its files.
-  return { db, kind: 'pglite', dump: () => pglite.dumpDataDir('gzip'), close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    dump: () => pglite.dumpDataDir('gzip'),
+    listen: async (channel, onNotice) => {
+      await pglite.listen(channel, onNotice);
+    },
+    close: () => db.destroy(),
+  };
 }

@@ -12,8 +12,20 @@ export interface RateLimitRule {
 export interface RateLimiter {
   /** Counts one request for `key`; throws 429 with `Retry-After` once the key is over its limit. */
   enforce(key: string, rule: RateLimitRule, message?: string): Promise<void>;
+  /**
+   * Counts one request for `key` in this process only, without the database: for answers from the
+   * response cache, whose whole point is not to touch the database. Refuses (429) a key this
+   * process counted over its limit, or one the database already found over it (the gate).
+   */
+  enforceInMemory(key: string, rule: RateLimitRule, message?: string): void;
   /** The rule's limit after `RATE_LIMIT_SCALE`. */
   maxOf(rule: RateLimitRule): number;
+}
+
+/** One fixed window of in-memory counts, shared by every key of a window length. */
+interface LocalWindow {
+  endsAt: number;
+  counts: Map<string, number>;
 }
 
 /** An address that keeps flooding after being refused must not grow the gate without bound. */
@@ -27,6 +39,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
  */
 export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: number }): RateLimiter {
   const blockedUntil = new Map<string, number>();
+  const localWindows = new Map<number, LocalWindow>();
   let lastSweep = Date.now();
   const maxOf = (rule: RateLimitRule) => Math.max(1, Math.round(rule.max * scale));
 
@@ -56,6 +69,29 @@ export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: 
 
   return {
     maxOf,
+    enforceInMemory(key, rule, message) {
+      const now = Date.now();
+      const gatedUntil = blockedUntil.get(key);
+      if (gatedUntil !== undefined) {
+        if (gatedUntil > now) refuse(gatedUntil, message);
+        blockedUntil.delete(key);
+      }
+      let window = localWindows.get(rule.windowSeconds);
+      if (!window || window.endsAt <= now) {
+        window = { endsAt: now + rule.windowSeconds * 1000, counts: new Map() };
+        localWindows.set(rule.windowSeconds, window);
+      }
+      const counted = window.counts.get(key);
+      // A crowd of new addresses cannot grow the table without bound: once full, a new key goes
+      // uncounted here until the window ends (its misses are still counted in the database).
+      if (counted === undefined && window.counts.size >= MAX_GATED_KEYS) return;
+      const count = (counted ?? 0) + 1;
+      window.counts.set(key, count);
+      if (count > maxOf(rule)) {
+        gate(key, window.endsAt);
+        refuse(window.endsAt, message);
+      }
+    },
     async enforce(key, rule, message) {
       const gatedUntil = blockedUntil.get(key);
       if (gatedUntil !== undefined) {
