@@ -23,6 +23,7 @@ import { searchRoutes } from './search/search.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
 import { moderationRoutes } from './moderation/moderation.routes.js';
 import { createSessionMemory, createSessions } from './auth/session.js';
+import { registerSessionMemoryHooks } from './auth/session-memory.plugin.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { contactRoutes } from './contact/contact.routes.js';
@@ -116,7 +117,9 @@ export async function buildApp(options: BuildAppOptions) {
       reset: (listening) => sessionMemory.trust(listening),
       listenInProcess: database.listen,
     };
-    const notices = await createCacheInvalidation({ cache, db: database.db, databaseUrl: config.databaseUrl, channels, log: app.log });
+    // Postgres: the URL of the handle (tests open their database themselves; the app, from DATABASE_URL).
+    const databaseUrl = config.databaseUrl ?? database.url;
+    const notices = await createCacheInvalidation({ cache, db: database.db, databaseUrl, channels, log: app.log });
     app.addHook('onClose', () => notices.close());
     if (cache) {
       invalidation = notices;
@@ -137,6 +140,7 @@ export async function buildApp(options: BuildAppOptions) {
     transform: jsonSchemaTransform,
   });
   registerErrorHandler(app);
+  if (config.sessionCacheMs > 0) registerSessionMemoryHooks(app, sessions);
   registerSameOriginCheck(app, config.publicUrl);
 
   await app.register(healthRoutes, deps);

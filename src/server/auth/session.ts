@@ -24,6 +24,12 @@ export interface Sessions {
   requireUser(request: FastifyRequest): Promise<SessionUser>;
   /** The signed-in user and their session (for checks on how fresh it is); 401 otherwise. */
   requireSession(request: FastifyRequest): Promise<SessionInfo>;
+  /**
+   * Forgets every remembered session of the user in this process, at once (the other processes
+   * hear the database's `session_ended` notice within milliseconds): said by a write that ends
+   * sessions, before its answer is sent.
+   */
+  forgetUser(userId: string): void;
 }
 
 /**
@@ -94,6 +100,7 @@ export function createSessions(auth: Auth, db: Kysely<Database>, remember: Sessi
     optionalUser: async (request) => (await read(request))?.user ?? null,
     requireUser: async (request) => (await requireSession(request)).user,
     requireSession,
+    forgetUser: (userId) => remember.ended(`user:${userId}`),
   };
 }
 

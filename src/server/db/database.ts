@@ -11,6 +11,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /** Postgres only: the server's URL, for a connection of one's own (`LISTEN`). */
+  url?: string;
   /** PGlite only: the whole cluster as a tarball, to clone it (tests migrate once, then copy). */
   dump?: () => Promise<Blob>;
   /**
@@ -40,7 +42,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // crash the process: the pool discards it and opens a new one on the next query.
     pool.on('error', (err) => console.error(`database: idle connection lost (${err.message})`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, kind: 'postgres', url: options.databaseUrl, close: () => db.destroy() };
   }
 
   let dataDir: string | undefined;
