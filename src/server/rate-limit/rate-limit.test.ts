@@ -78,3 +78,45 @@ describe('per-client limits on reading, voting and editing', () => {
     expect((await edit(randomIp())).statusCode).toBe(429);
   });
 });
+
+describe('limits counted in memory and added to the shared counters in batches', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('refuses past the limit at once in one process, and across processes once the counts are shared', async () => {
+    const rule = { max: 4, windowSeconds: 60 };
+    const { createRateLimiter } = await import('./rate-limit.js');
+    // Two limiters on one database: two app processes.
+    const [first, second] = [createRateLimiter({ db: t.database.db, scale: 1 }), createRateLimiter({ db: t.database.db, scale: 1 })];
+    const key = `batched:${randomIp()}`;
+    for (let i = 0; i < 4; i++) first.enforceBatched(key, rule);
+    expect(() => first.enforceBatched(key, rule)).toThrow(expect.objectContaining({ statusCode: 429 }));
+
+    const shared = `batched:${randomIp()}`;
+    for (let i = 0; i < 3; i++) first.enforceBatched(shared, rule);
+    for (let i = 0; i < 3; i++) second.enforceBatched(shared, rule);
+    // Within a moment both counts reach the database, which holds 6 > 4; the process that added
+    // the last ones learns it at once (the gate, checked here with a limit of its own too high to trip).
+    const refusedBy = async (limiter: typeof first) => {
+      const started = Date.now();
+      while (Date.now() - started < 3_000) {
+        try {
+          limiter.enforceInMemory(shared, { max: 1_000, windowSeconds: 60 });
+        } catch {
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return false;
+    };
+    expect(await refusedBy(second)).toBe(true);
+    const row = await t.database.db.selectFrom('rate_limits').select('count').where('key', '=', shared).executeTakeFirstOrThrow();
+    expect(row.count).toBe(6);
+    // The other process learns it with its next batch.
+    first.enforceBatched(shared, rule);
+    expect(await refusedBy(first)).toBe(true);
+  });
+});
