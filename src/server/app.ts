@@ -22,7 +22,8 @@ import { inlineImageRoutes } from './inline-images/inline-images.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
 import { moderationRoutes } from './moderation/moderation.routes.js';
-import { createSessions } from './auth/session.js';
+import { createSessionMemory, createSessions } from './auth/session.js';
+import { registerSessionMemoryHooks } from './auth/session-memory.plugin.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { contactRoutes } from './contact/contact.routes.js';
@@ -30,9 +31,9 @@ import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
-import { registerSecurityHeaders as registerHelmetHeaders } from './http/security-headers.js';
+import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
-import { createCacheInvalidation, type CacheInvalidation } from './cache/cache-invalidation.js';
+import { createCacheInvalidation, type CacheInvalidation, type ExtraChannels } from './cache/cache-invalidation.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -99,18 +100,33 @@ export async function buildApp(options: BuildAppOptions) {
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
   const background = createBackgroundTasks(app.log);
   app.decorate('backgroundTasks', background);
-  const sessions = createSessions(auth, database.db);
+  const sessionMemory = createSessionMemory({ ttlMs: config.sessionCacheMs });
+  const sessions = createSessions(auth, database.db, sessionMemory);
   const deps: AppDeps = { config, db: database.db, mailer, auth, sessions, storage, limiter, background };
 
-  await registerSecurityHeaders(app, config);
-  // Before compression, so the cache stores plain bytes and sends its own compressed copies.
+  const securityHeaders = securityHeadersFor(config);
+  // Before compression, so the cache stores plain bytes and sends its own compressed copies; and
+  // before the security headers' hook, since a hit sends them itself (precomputed with its own).
+  // One listening connection per process carries both the response cache's notices and the
+  // session memory's `session_ended`.
   let invalidation: CacheInvalidation | undefined;
-  if (config.responseCacheBytes > 0) {
-    const cache = new ResponseCache(config.responseCacheBytes);
-    invalidation = await createCacheInvalidation({ cache, db: database.db, databaseUrl: config.databaseUrl, log: app.log });
-    registerResponseCache(app, cache, invalidation);
-    app.addHook('onClose', () => invalidation!.close());
+  const cache = config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes, securityHeaders) : undefined;
+  if (cache || config.sessionCacheMs > 0) {
+    const channels: ExtraChannels = {
+      handlers: config.sessionCacheMs > 0 ? { session_ended: (payload) => sessionMemory.ended(payload) } : {},
+      reset: (listening) => sessionMemory.trust(listening),
+      listenInProcess: database.listen,
+    };
+    // Postgres: the URL of the handle (tests open their database themselves; the app, from DATABASE_URL).
+    const databaseUrl = config.databaseUrl ?? database.url;
+    const notices = await createCacheInvalidation({ cache, db: database.db, databaseUrl, channels, log: app.log });
+    app.addHook('onClose', () => notices.close());
+    if (cache) {
+      invalidation = notices;
+      registerResponseCache(app, cache, notices, limiter);
+    }
   }
+  registerSecurityHeaders(app, securityHeaders);
   // For changes made outside a request (start-up backfills): the cached answers they touch go.
   app.decorate('contentChanged', async (tags: readonly string[]) => {
     await invalidation?.publish(tags);
@@ -124,6 +140,7 @@ export async function buildApp(options: BuildAppOptions) {
     transform: jsonSchemaTransform,
   });
   registerErrorHandler(app);
+  if (config.sessionCacheMs > 0) registerSessionMemoryHooks(app, sessions);
   registerSameOriginCheck(app, config.publicUrl);
 
   await app.register(healthRoutes, deps);
@@ -163,10 +180,10 @@ export async function buildApp(options: BuildAppOptions) {
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
 
-async function registerSecurityHeaders(app: ReturnType<typeof Fastify>, config: Config) {
+function securityHeadersFor(config: Config): Record<string, string> {
   const secure = config.publicUrl.startsWith('https://');
   const imageOrigins = config.s3 ? [new URL(config.s3.publicUrl ?? config.s3.endpoint ?? `https://${config.s3.bucket}.s3.amazonaws.com`).origin] : [];
-  registerHelmetHeaders(app, {
+  return helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

@@ -76,6 +76,7 @@ const envSchema = z.object({
   INLINE_IMAGE_SWEEP_MINUTES: positiveInt(60),
   SERVE_SOURCE_MAPS: booleanFlag(false),
   RESPONSE_CACHE_MB: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(64),
+  SESSION_CACHE_SECONDS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').max(300, 'must be 300 or less').default(30),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
   RATE_LIMIT_SCALE: z.coerce.number({ message: 'must be a number' }).positive('must be positive').max(1_000_000).default(1),
   REQUEST_TIMEOUT_MS: positiveInt(60_000),
@@ -120,6 +121,8 @@ export interface Config {
   siteName: string;
   /** Bytes the in-process cache of anonymous answers may hold (`RESPONSE_CACHE_MB`); 0 turns it off. */
   responseCacheBytes: number;
+  /** How long a process may reuse a session it read (`SESSION_CACHE_SECONDS`); 0 reads it on every request. */
+  sessionCacheMs: number;
   /** Most URLs in one sitemap file; more blogs make `/sitemap.xml` an index of parts (`SITEMAP_PART_SIZE`). */
   sitemapPartSize: number;
   authSecret: string;
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     siteName: e.SITE_NAME,
     responseCacheBytes: e.RESPONSE_CACHE_MB * 1024 * 1024,
+    sessionCacheMs: e.SESSION_CACHE_SECONDS * 1000,
     sitemapPartSize: e.SITEMAP_PART_SIZE,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,

@@ -24,6 +24,12 @@ export interface Sessions {
   requireUser(request: FastifyRequest): Promise<SessionUser>;
   /** The signed-in user and their session (for checks on how fresh it is); 401 otherwise. */
   requireSession(request: FastifyRequest): Promise<SessionInfo>;
+  /**
+   * Forgets every remembered session of the user in this process, at once (the other processes
+   * hear the database's `session_ended` notice within milliseconds): said by a write that ends
+   * sessions, before its answer is sent.
+   */
+  forgetUser(userId: string): void;
 }
 
 /**
@@ -38,7 +44,7 @@ export interface Sessions {
  * signed-in request Better Auth's endpoint machinery, its WebCrypto key import and its second
  * query, which the profiles showed as a third of the request's time (docs/performance.md).
  */
-export function createSessions(auth: Auth, db: Kysely<Database>): Sessions {
+export function createSessions(auth: Auth, db: Kysely<Database>, remember: SessionMemory = noSessionMemory): Sessions {
   const cache = new WeakMap<FastifyRequest, Promise<SessionInfo | null>>();
   const settings = auth.$context.then((context) => ({
     secret: context.secret,
@@ -63,12 +69,17 @@ export function createSessions(auth: Auth, db: Kysely<Database>): Sessions {
     if (signed === undefined) return null;
     const token = verifiedToken(signed, secret);
     if (token === undefined) return fromBetterAuth(request);
+    const fresh = (expiresAt: number, now: number) => expiresAt >= now && expiresAt - expiresInMs + updateAgeMs > now;
+    const remembered = remember.get(token);
+    if (remembered && fresh(remembered.expiresAt, Date.now())) return remembered.info;
+    const startedAt = remember.generation;
     const row = await findSessionWithUser(db, token);
     if (!row) return null;
     const expiresAt = new Date(row.expiresAt).getTime();
-    const now = Date.now();
-    if (expiresAt < now || expiresAt - expiresInMs + updateAgeMs <= now) return fromBetterAuth(request);
-    return { user: { id: row.userId, email: row.email }, session: { id: row.id, createdAt: new Date(row.createdAt) } };
+    if (!fresh(expiresAt, Date.now())) return fromBetterAuth(request);
+    const info = { user: { id: row.userId, email: row.email }, session: { id: row.id, createdAt: new Date(row.createdAt) } };
+    remember.set(token, startedAt, { info, expiresAt });
+    return info;
   };
 
   const read = (request: FastifyRequest) => {
@@ -89,6 +100,7 @@ export function createSessions(auth: Auth, db: Kysely<Database>): Sessions {
     optionalUser: async (request) => (await read(request))?.user ?? null,
     requireUser: async (request) => (await requireSession(request)).user,
     requireSession,
+    forgetUser: (userId) => remember.ended(`user:${userId}`),
   };
 }
 
@@ -114,4 +126,89 @@ function verifiedToken(signed: string, secret: string): string | undefined {
   const signature = Buffer.from(signed.slice(dot + 1), 'base64');
   const expected = createHmac('sha256', secret).update(token).digest();
   return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : undefined;
+}
+
+/** A session as remembered by this process: what a request needs, and when the session expires. */
+export interface RememberedSession {
+  info: SessionInfo;
+  expiresAt: number;
+}
+
+/** Recently read sessions, by token (see `createSessionMemory`). */
+export interface SessionMemory {
+  get(token: string): RememberedSession | undefined;
+  /** Keeps a session read from the database, unless one ended since `startedAt` (`generation` then). */
+  set(token: string, startedAt: number, session: RememberedSession): void;
+  readonly generation: number;
+  /** A session ended (its id), or all of a user's did (`user:{id}`): the `session_ended` notice. */
+  ended(payload: string): void;
+  /** Notices may have been missed: forget everything, and keep nothing until `trust(true)`. */
+  trust(reliable: boolean): void;
+}
+
+const noSessionMemory: SessionMemory = { get: () => undefined, set: () => {}, generation: 0, ended: () => {}, trust: () => {} };
+
+/**
+ * Sessions read in the last `ttlMs`, kept by this process so a signed-in reader's requests do not
+ * each read the `session` row (a round trip on every request, most of a signed-in list's cost:
+ * docs/performance.md). A session must still end at once: every deletion of a session row, and a
+ * suspension, reaches every process as a `session_ended` notice (a trigger, migration
+ * 2026-11-23-10) before the write's statement returns here on PGlite, and within milliseconds on
+ * Postgres, and the entry goes. A read that started before such a notice is not kept (a
+ * generation counter), and while a process may be missing notices (its listening connection is
+ * down) it keeps nothing. Bounded: the oldest entries go first.
+ */
+export function createSessionMemory({ ttlMs, maxEntries = 10_000 }: { ttlMs: number; maxEntries?: number }): SessionMemory {
+  if (ttlMs <= 0) return noSessionMemory;
+  const byToken = new Map<string, RememberedSession & { until: number }>();
+  const tokenById = new Map<string, string>();
+  let generation = 0;
+  let reliable = false;
+  const forget = (token: string) => {
+    const entry = byToken.get(token);
+    if (!entry) return;
+    byToken.delete(token);
+    tokenById.delete(entry.info.session.id);
+  };
+  const clear = () => {
+    generation += 1;
+    byToken.clear();
+    tokenById.clear();
+  };
+  return {
+    get generation() {
+      return generation;
+    },
+    get(token) {
+      const entry = byToken.get(token);
+      if (!entry) return undefined;
+      if (entry.until > Date.now()) return entry;
+      forget(token);
+      return undefined;
+    },
+    set(token, startedAt, session) {
+      if (!reliable || startedAt !== generation) return;
+      forget(token);
+      if (byToken.size >= maxEntries) {
+        const oldest = byToken.keys().next().value;
+        if (oldest !== undefined) forget(oldest);
+      }
+      byToken.set(token, { ...session, until: Date.now() + ttlMs });
+      tokenById.set(session.info.session.id, token);
+    },
+    ended(payload) {
+      generation += 1;
+      if (payload.startsWith('user:')) {
+        const userId = payload.slice(5);
+        for (const [token, entry] of byToken) if (entry.info.user.id === userId) forget(token);
+        return;
+      }
+      const token = tokenById.get(payload);
+      if (token !== undefined) forget(token);
+    },
+    trust(next) {
+      clear();
+      reliable = next;
+    },
+  };
 }

@@ -26,7 +26,7 @@ export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
 export const BLOG_UPDATE_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
 /** Reading the list and single blogs, per client address: ten a second for a minute is no reader by hand. */
 export const PUBLIC_READ_RATE_LIMIT = { max: 600, windowSeconds: 60 };
-const TOO_MANY_READS = 'You are loading pages very fast. Please wait a moment and try again.';
+export const TOO_MANY_READS = 'You are loading pages very fast. Please wait a moment and try again.';
 const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please wait a few minutes and try again.';
 
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
@@ -53,7 +53,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      deps.limiter.enforceBatched(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return listBlogs(serviceDeps(request), viewer?.id ?? null, request.query);
@@ -72,7 +72,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      deps.limiter.enforceBatched(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return listAuthorBlogs(serviceDeps(request), viewer?.id ?? null, request.params.id, request.query.page);
@@ -108,7 +108,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      deps.limiter.enforceBatched(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return getBlog(serviceDeps(request), viewer?.id ?? null, request.params.id);

@@ -25,15 +25,35 @@ interface Notice {
   tags: string[];
 }
 
+/**
+ * Other channels heard on the same connection (the session cache's `session_ended`), and what to
+ * do when the connection was lost, since notices may have been missed meanwhile.
+ */
+export interface ExtraChannels {
+  handlers: Record<string, (payload: string) => void>;
+  /** Notices may have been missed: `false` while no connection listens, `true` once one does again. */
+  reset(listening: boolean): void;
+  /** PGlite: hears a channel in this process (`DatabaseHandle.listen`). */
+  listenInProcess?: (channel: string, onNotice: (payload: string) => void) => Promise<void>;
+}
+
 export async function createCacheInvalidation(options: {
-  cache: ResponseCache;
+  /** Absent when the response cache is off: the connection then serves only `channels`. */
+  cache?: ResponseCache;
   db: Kysely<Database>;
   /** Postgres: other processes may share the database. Unset (PGlite): this process is the only one. */
   databaseUrl?: string;
+  channels?: ExtraChannels;
   log: FastifyBaseLogger;
 }): Promise<CacheInvalidation> {
-  const { cache, db, databaseUrl, log } = options;
+  const { db, databaseUrl, channels, log } = options;
+  const cache = options.cache ?? { invalidate: () => {} };
   if (!databaseUrl) {
+    for (const [channel, handler] of Object.entries(channels?.handlers ?? {})) {
+      if (!channels?.listenInProcess) throw new Error(`no way to hear ${channel} on this database`);
+      await channels.listenInProcess(channel, handler);
+    }
+    channels?.reset(true);
     return {
       reliable: true,
       publish: async (tags) => cache.invalidate(tags),
@@ -53,6 +73,7 @@ export async function createCacheInvalidation(options: {
     client = undefined;
     // Writes made while no one listened are unknown: forget everything.
     cache.invalidate(['*']);
+    channels?.reset(false);
     if (closed || retryTimer) return;
     log.warn({ reason }, 'response cache: lost the invalidation channel; caching paused until it is back');
     retryTimer = setTimeout(() => {
@@ -69,6 +90,8 @@ export async function createCacheInvalidation(options: {
     next.on('error', (err) => client === next && lost(err.message));
     next.on('end', () => client === next && lost('connection ended'));
     next.on('notification', (message) => {
+      const handler = channels?.handlers[message.channel];
+      if (handler) return handler(message.payload ?? '');
       if (message.channel !== CHANNEL || !message.payload) return;
       const notice = JSON.parse(message.payload) as Notice;
       if (notice.from !== self) cache.invalidate(notice.tags);
@@ -76,6 +99,7 @@ export async function createCacheInvalidation(options: {
     try {
       await next.connect();
       await next.query(`listen ${CHANNEL}`);
+      for (const channel of Object.keys(channels?.handlers ?? {})) await next.query(`listen ${channel}`);
     } catch (err) {
       await next.end().catch(() => {});
       lost(err instanceof Error ? err.message : String(err));
@@ -84,6 +108,7 @@ export async function createCacheInvalidation(options: {
     client = next;
     // Anything written before the channel was up is unknown too.
     cache.invalidate(['*']);
+    channels?.reset(true);
     reliable = true;
     retryMs = 500;
   }
@@ -95,6 +120,7 @@ export async function createCacheInvalidation(options: {
       return reliable;
     },
     async publish(tags) {
+      if (!options.cache) return;
       cache.invalidate(tags);
       const notice: Notice = { from: self, tags: [...tags] };
       try {

@@ -1,8 +1,11 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS } from '../blogs/blogs.routes.js';
 import { preferredEncoding } from '../http/accept-encoding.js';
+import { clientKey, type RateLimiter, type RateLimitRule } from '../rate-limit/rate-limit.js';
+import { SEARCH_RATE_LIMIT, TOO_MANY_SEARCHES } from '../search/search.routes.js';
 import type { CacheInvalidation } from './cache-invalidation.js';
-import { ResponseCache, type Encoding } from './response-cache.js';
+import type { Encoding, ResponseCache } from './response-cache.js';
 
 /**
  * What each cacheable URL shows, as tags a write can name: `lists` (the home list, search,
@@ -36,6 +39,41 @@ export function cacheTagsFor(url: string): string[] | undefined {
   // A blog's comments change with its page: the same tag.
   const blog = /^\/api\/blogs\/([^/]+)(\/comments)?$/.exec(path);
   return blog ? [`blog:${decodeURIComponent(blog[1]!)}`] : undefined;
+}
+
+interface ReadLimit {
+  prefix: string;
+  rule: RateLimitRule;
+  message: string;
+}
+
+// Made on first use: the routes that define these rules import this module (markUnchangedForReaders).
+let readLimits: { search: ReadLimit; read: ReadLimit } | undefined;
+
+/**
+ * The per-client limit a route puts on its reads, which its answers from the cache must keep
+ * (counted in memory: a hit does not touch the database). Pages and feeds have none.
+ */
+export function readLimitFor(url: string): ReadLimit | undefined {
+  if (!url.startsWith('/api/')) return undefined;
+  readLimits ??= {
+    search: { prefix: 'search', rule: SEARCH_RATE_LIMIT, message: TOO_MANY_SEARCHES },
+    read: { prefix: 'read', rule: PUBLIC_READ_RATE_LIMIT, message: TOO_MANY_READS },
+  };
+  return url.startsWith('/api/search') ? readLimits.search : readLimits.read;
+}
+
+/** `Accept-Encoding` headers come in a handful of shapes: each is parsed once. */
+const encodings = new Map<string, Encoding>();
+function encodingFor(header: string | undefined): Encoding {
+  if (header === undefined) return 'identity';
+  let encoding = encodings.get(header);
+  if (encoding === undefined) {
+    encoding = preferredEncoding(header) ?? 'identity';
+    if (encodings.size >= 256) encodings.clear();
+    encodings.set(header, encoding);
+  }
+  return encoding;
 }
 
 /** What a successful write changed: the lists, the blog it names, or (an account's deletion) everything. */
@@ -86,24 +124,40 @@ interface CacheState {
  * invalidate what they changed, in this process before they answer and in the others through
  * `invalidation`.
  */
-export function registerResponseCache(app: FastifyInstance, cache: ResponseCache, invalidation: CacheInvalidation): void {
+export function registerResponseCache(app: FastifyInstance, cache: ResponseCache, invalidation: CacheInvalidation, limiter: RateLimiter): void {
   const states = new WeakMap<FastifyRequest, CacheState>();
+  const securityHeaders = Object.entries(cache.securityHeaders);
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !isAnonymous(request) || !invalidation.reliable) return;
+  // The first hook of every request, and a callback one (no promise per request): a hit is
+  // answered here, before any session lookup, body parsing or database work, straight onto the
+  // socket with the header block made when the entry was stored.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !isAnonymous(request) || !invalidation.reliable) return done();
     const tags = cacheTagsFor(request.url);
-    if (!tags) return;
+    if (!tags) return done();
     const state: CacheState = { tags, generation: cache.generation, hit: false };
     states.set(request, state);
     const entry = cache.get(request.url);
-    if (!entry) return;
+    if (!entry) return done();
+    const limit = readLimitFor(request.url);
+    if (limit) {
+      try {
+        limiter.enforceInMemory(`${limit.prefix}:${clientKey(request.ip)}`, limit.rule, limit.message);
+      } catch (error) {
+        // The refusal goes through the error handler; the security headers' hook does not run after a failed one.
+        for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+        return done(error as Error);
+      }
+    }
     state.hit = true;
-    void reply.header('etag', entry.etag).header('x-cache', 'hit').header('vary', 'accept-encoding, cookie');
-    if (entry.cacheControl) void reply.header('cache-control', entry.cacheControl);
-    if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
-    const encoding: Encoding = preferredEncoding(request.headers['accept-encoding']) ?? 'identity';
-    if (encoding !== 'identity') void reply.header('content-encoding', encoding);
-    return reply.type(entry.contentType).send(ResponseCache.encoded(entry, encoding));
+    void reply.hijack();
+    if (request.headers['if-none-match'] === entry.etag) {
+      reply.raw.writeHead(304, entry.notModifiedHeaders).end();
+      return;
+    }
+    const encoding = encodingFor(request.headers['accept-encoding']);
+    reply.raw.writeHead(200, entry.hitHeaders[encoding]);
+    reply.raw.end(request.method === 'HEAD' ? undefined : encoding === 'identity' ? entry.body : entry[encoding]);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

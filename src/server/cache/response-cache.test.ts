@@ -107,6 +107,45 @@ describe('the response cache in the app', () => {
     expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(first.body);
   });
 
+  it('sends the security headers with a hit, and its own headers for each encoding', async () => {
+    const miss = await anonymous('/api/blogs?page=1');
+    const hit = await anonymous('/api/blogs?page=1');
+    expect(hit.headers['x-cache']).toBe('hit');
+    for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy']) {
+      expect(hit.headers[name]).toBe(miss.headers[name]);
+      expect(hit.headers[name]).toBeTruthy();
+    }
+    expect(hit.headers['content-length']).toBe(String(Buffer.byteLength(miss.body)));
+    const gzip = await anonymous('/api/blogs?page=1', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers['content-length']).toBe(String(gzip.rawPayload.length));
+    const head = await t.app.inject({ method: 'HEAD', url: '/api/blogs?page=1' });
+    expect(head.headers['x-cache']).toBe('hit');
+    expect(head.body).toBe('');
+    const revalidated = await anonymous('/api/blogs?page=1', { 'if-none-match': String(miss.headers.etag) });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers['content-security-policy']).toBe(miss.headers['content-security-policy']);
+  });
+
+  it("keeps a client's read limit on answers from the cache, counted per address", async () => {
+    // RATE_LIMIT_SCALE makes the read limit 3 a minute.
+    const limited = await createTestApp({ RESPONSE_CACHE_MB: '8', RATE_LIMIT_SCALE: String(3 / 600) });
+    try {
+      const read = (remoteAddress: string) => limited.app.inject({ method: 'GET', url: '/api/blogs?page=1', remoteAddress });
+      expect((await read('10.0.0.1')).headers['x-cache']).toBe('miss');
+      for (let i = 0; i < 3; i++) expect((await read('10.0.0.2')).headers['x-cache']).toBe('hit');
+      const refused = await read('10.0.0.2');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ error: 'TOO_MANY_REQUESTS' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.headers['content-security-policy']).toBeTruthy();
+      // Another address is still served from memory.
+      expect((await read('10.0.0.3')).headers['x-cache']).toBe('hit');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('never answers a signed-in request from the cache, nor stores one', async () => {
     const blog = await createBlog(writer, 'Seen by its writer');
     const signedIn = await asUser(writer, 'GET', `/api/blogs/${blog.id}`);

@@ -14,6 +14,12 @@ export interface CachedResponse {
   /** Compressed copies, made once when stored. */
   br: Buffer;
   gzip: Buffer;
+  /**
+   * A hit's whole header block for each encoding, and a 304's, as flat `[name, value, …]` lists
+   * ready for `writeHead` (security headers included): nothing is built per hit.
+   */
+  hitHeaders: Record<Encoding, string[]>;
+  notModifiedHeaders: string[];
 }
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -29,7 +35,8 @@ export class ResponseCache {
   private readonly byTag = new Map<string, Set<string>>();
   private currentGeneration = 0;
 
-  constructor(maxBytes: number) {
+  /** `securityHeaders` go out on every hit, like on every other answer. */
+  constructor(maxBytes: number, readonly securityHeaders: Record<string, string> = {}) {
     this.entries = new LRUCache<string, CachedResponse>({
       maxSize: maxBytes,
       sizeCalculation: (entry, key) => key.length + entry.body.length + entry.br.length + entry.gzip.length + 256,
@@ -46,13 +53,31 @@ export class ResponseCache {
   }
 
   /** Stores an answer, unless something was invalidated since `startedAt` (the request's generation). */
-  set(key: string, startedAt: number, entry: Omit<CachedResponse, 'etag' | 'br' | 'gzip'>): CachedResponse | undefined {
+  set(key: string, startedAt: number, entry: Omit<CachedResponse, 'etag' | 'br' | 'gzip' | 'hitHeaders' | 'notModifiedHeaders'>): CachedResponse | undefined {
     if (startedAt !== this.currentGeneration) return undefined;
+    const etag = strongEtag(entry.body);
+    const br = brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+    const gzip = gzipSync(entry.body, { level: 6 });
+    const common = [
+      ...Object.entries(this.securityHeaders).flat(),
+      'etag', etag,
+      'x-cache', 'hit',
+      'vary', 'accept-encoding, cookie',
+      ...(entry.cacheControl ? ['cache-control', entry.cacheControl] : []),
+    ];
+    const withBody = (encoding: Encoding, bytes: Buffer) => [
+      ...common,
+      'content-type', entry.contentType,
+      ...(encoding === 'identity' ? [] : ['content-encoding', encoding]),
+      'content-length', String(bytes.length),
+    ];
     const stored: CachedResponse = {
       ...entry,
-      etag: strongEtag(entry.body),
-      br: brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }),
-      gzip: gzipSync(entry.body, { level: 6 }),
+      etag,
+      br,
+      gzip,
+      hitHeaders: { identity: withBody('identity', entry.body), br: withBody('br', br), gzip: withBody('gzip', gzip) },
+      notModifiedHeaders: common,
     };
     this.entries.set(key, stored);
     for (const tag of entry.tags) {

@@ -40,7 +40,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      await deps.limiter.enforce(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      deps.limiter.enforceBatched(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return listComments(serviceDeps, viewer?.id ?? null, request.params.id);

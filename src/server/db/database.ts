@@ -11,8 +11,16 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /** Postgres only: the server's URL, for a connection of one's own (`LISTEN`). */
+  url?: string;
   /** PGlite only: the whole cluster as a tarball, to clone it (tests migrate once, then copy). */
   dump?: () => Promise<Blob>;
+  /**
+   * PGlite only: hears a channel's `NOTIFY`s in this process (PGlite delivers them when the
+   * statement, or its transaction, commits). On Postgres each process listens on a connection of
+   * its own (`cache/cache-invalidation.ts`).
+   */
+  listen?: (channel: string, onNotice: (payload: string) => void) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,7 +42,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // crash the process: the pool discards it and opens a new one on the next query.
     pool.on('error', (err) => console.error(`database: idle connection lost (${err.message})`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, kind: 'postgres', url: options.databaseUrl, close: () => db.destroy() };
   }
 
   let dataDir: string | undefined;
@@ -47,5 +55,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const pglite = await PGlite.create({ dataDir, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   // Destroying the Kysely driver closes PGlite, which flushes its files.
-  return { db, kind: 'pglite', dump: () => pglite.dumpDataDir('gzip'), close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    dump: () => pglite.dumpDataDir('gzip'),
+    listen: async (channel, onNotice) => {
+      await pglite.listen(channel, onNotice);
+    },
+    close: () => db.destroy(),
+  };
 }

@@ -11,6 +11,7 @@ import * as inlineImages from './migrations/2026-11-23-06-inline-images.js';
 import * as comments from './migrations/2026-11-23-07-comments.js';
 import * as moderation from './migrations/2026-11-23-08-moderation.js';
 import * as hotScore from './migrations/2026-11-23-09-hot-score.js';
+import * as sessionEndedNotify from './migrations/2026-11-23-10-session-ended-notify.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-07-comments': comments,
   '2026-11-23-08-moderation': moderation,
   '2026-11-23-09-hot-score': hotScore,
+  '2026-11-23-10-session-ended-notify': sessionEndedNotify,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -26,8 +26,8 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /** Every reply (pages, API, files, errors, cache hits) carries the security headers. */
-export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOptions): void {
-  const headers = Object.entries(helmetHeaders(options));
+export function registerSecurityHeaders(app: FastifyInstance, securityHeaders: Record<string, string>): void {
+  const headers = Object.entries(securityHeaders);
   app.addHook('onRequest', (request, reply, done) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
     done();

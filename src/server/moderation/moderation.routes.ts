@@ -95,6 +95,8 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       const moderator = moderatorOf(request);
       await deps.limiter.enforce(`moderation:${moderator.id}`, MODERATION_ACTION_RATE_LIMIT, 'Too many moderation actions in a short time. Please wait a moment.');
       const changed = await performAction(serviceDeps, moderator, request.body);
+      // The suspended account's sessions end at once in this process too (docs/performance.md).
+      if (request.body.action === 'suspend') deps.sessions.forgetUser(request.body.userId);
       // Cached public answers go before this one is sent (docs/response-cache.md).
       if (changed.length > 0) await app.contentChanged(changed);
       void reply.header('cache-control', 'private, no-store');

@@ -25,3 +25,25 @@ export async function countRequest(
 export async function deleteExpiredCounters(db: Kysely<Database>): Promise<void> {
   await db.deleteFrom('rate_limits').where('reset_at', '<', sql<Date>`now() - interval '1 minute'`).execute();
 }
+
+/**
+ * Counts many requests of one window length at once (see `RateLimiter.enforceBatched`): one
+ * statement for every key, each window reset as in `countRequest`.
+ */
+export async function countRequests(
+  db: Kysely<Database>,
+  counts: ReadonlyMap<string, number>,
+  windowSeconds: number,
+): Promise<Array<{ key: string; count: number; resetAt: Date }>> {
+  const keys = [...counts.keys()];
+  const added = keys.map((key) => counts.get(key)!);
+  const result = await sql<{ key: string; count: number; reset_at: Date }>`
+    insert into rate_limits (key, count, reset_at)
+    select key, added, now() + make_interval(secs => ${windowSeconds})
+    from unnest(${keys}::text[], ${added}::int[]) as batch(key, added)
+    on conflict (key) do update set
+      count = case when rate_limits.reset_at <= now() then excluded.count else rate_limits.count + excluded.count end,
+      reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
+    returning key, count, reset_at`.execute(db);
+  return result.rows.map((row) => ({ key: row.key, count: row.count, resetAt: new Date(row.reset_at) }));
+}

@@ -78,3 +78,54 @@ describe('per-client limits on reading, voting and editing', () => {
     expect((await edit(randomIp())).statusCode).toBe(429);
   });
 });
+
+describe('limits counted in memory and added to the shared counters in batches', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('refuses past the limit at once in one process, and across processes once the counts are shared', async () => {
+    const rule = { max: 4, windowSeconds: 60 };
+    const { createRateLimiter } = await import('./rate-limit.js');
+    // Two limiters on one database: two app processes.
+    const [first, second] = [createRateLimiter({ db: t.database.db, scale: 1 }), createRateLimiter({ db: t.database.db, scale: 1 })];
+    const key = `batched:${randomIp()}`;
+    for (let i = 0; i < 4; i++) first.enforceBatched(key, rule);
+    expect(() => first.enforceBatched(key, rule)).toThrow(expect.objectContaining({ statusCode: 429 }));
+
+    const shared = `batched:${randomIp()}`;
+    for (let i = 0; i < 3; i++) first.enforceBatched(shared, rule);
+    for (let i = 0; i < 3; i++) second.enforceBatched(shared, rule);
+    // Within a moment both processes' counts are in the database.
+    const sharedCount = async () => (await t.database.db.selectFrom('rate_limits').select('count').where('key', '=', shared).executeTakeFirst())?.count;
+    const started = Date.now();
+    while ((await sharedCount()) !== 6 && Date.now() - started < 3_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await sharedCount()).toBe(6);
+    // Each process is still under the limit by its own count (4), but its next batch brings back the
+    // shared count (8 > 4): from then on it refuses (the gate, checked here with a limit of its own too high to trip).
+    const refusedBy = async (limiter: typeof first) => {
+      const waited = Date.now();
+      while (Date.now() - waited < 3_000) {
+        try {
+          limiter.enforceInMemory(shared, { max: 1_000, windowSeconds: 60 });
+        } catch {
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return false;
+    };
+    // (The process whose batch landed second already saw 6 and refuses; the other learns it now.)
+    for (const limiter of [first, second]) {
+      try {
+        limiter.enforceBatched(shared, rule);
+      } catch {
+        // Already refusing.
+      }
+    }
+    expect(await refusedBy(first)).toBe(true);
+    expect(await refusedBy(second)).toBe(true);
+  });
+});

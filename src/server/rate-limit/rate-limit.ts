@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { tooManyRequests } from '../errors.js';
-import { countRequest, deleteExpiredCounters } from './rate-limit.repository.js';
+import { countRequest, countRequests, deleteExpiredCounters } from './rate-limit.repository.js';
 
 export interface RateLimitRule {
   /** Requests allowed per window, before `RATE_LIMIT_SCALE` multiplies it. */
@@ -12,8 +12,30 @@ export interface RateLimitRule {
 export interface RateLimiter {
   /** Counts one request for `key`; throws 429 with `Retry-After` once the key is over its limit. */
   enforce(key: string, rule: RateLimitRule, message?: string): Promise<void>;
+  /**
+   * Counts one request for `key` in this process only, without the database: for answers from the
+   * response cache, whose whole point is not to touch the database. Refuses (429) a key this
+   * process counted over its limit, or one the database already found over it (the gate).
+   */
+  enforceInMemory(key: string, rule: RateLimitRule, message?: string): void;
+  /**
+   * Counts one request for `key` like `enforce`, but without a database write on the request's
+   * path: this process counts it in memory (refusing at once past the limit) and adds its counts
+   * to the shared counters every `BATCH_EVERY_MS`, in one statement for all keys; a key the
+   * shared count shows over its limit is then refused here until its window ends. So the limit
+   * holds across processes, a fraction of a second late. For the hottest paths (public reads).
+   */
+  enforceBatched(key: string, rule: RateLimitRule, message?: string): void;
   /** The rule's limit after `RATE_LIMIT_SCALE`. */
   maxOf(rule: RateLimitRule): number;
+}
+
+const BATCH_EVERY_MS = 250;
+
+/** One fixed window of in-memory counts, shared by every key of a window length. */
+interface LocalWindow {
+  endsAt: number;
+  counts: Map<string, number>;
 }
 
 /** An address that keeps flooding after being refused must not grow the gate without bound. */
@@ -27,6 +49,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
  */
 export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: number }): RateLimiter {
   const blockedUntil = new Map<string, number>();
+  const localWindows = new Map<number, LocalWindow>();
   let lastSweep = Date.now();
   const maxOf = (rule: RateLimitRule) => Math.max(1, Math.round(rule.max * scale));
 
@@ -54,8 +77,61 @@ export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: 
     deleteExpiredCounters(db).catch(() => undefined);
   };
 
+  const enforceInMemory = (key: string, rule: RateLimitRule, message?: string) => {
+      const now = Date.now();
+      const gatedUntil = blockedUntil.get(key);
+      if (gatedUntil !== undefined) {
+        if (gatedUntil > now) refuse(gatedUntil, message);
+        blockedUntil.delete(key);
+      }
+      let window = localWindows.get(rule.windowSeconds);
+      if (!window || window.endsAt <= now) {
+        window = { endsAt: now + rule.windowSeconds * 1000, counts: new Map() };
+        localWindows.set(rule.windowSeconds, window);
+      }
+      const counted = window.counts.get(key);
+      // A crowd of new addresses cannot grow the table without bound: once full, a new key goes
+      // uncounted here until the window ends (its misses are still counted in the database).
+      if (counted === undefined && window.counts.size >= MAX_GATED_KEYS) return;
+      const count = (counted ?? 0) + 1;
+      window.counts.set(key, count);
+      if (count > maxOf(rule)) {
+        gate(key, window.endsAt);
+        refuse(window.endsAt, message);
+      }
+  };
+
+  // Counts not yet added to the database, by window length, then key.
+  const pending = new Map<number, { rule: RateLimitRule; counts: Map<string, number> }>();
+  let flushTimer: NodeJS.Timeout | undefined;
+  const flush = async () => {
+    flushTimer = undefined;
+    const batches = [...pending.values()];
+    pending.clear();
+    for (const { rule, counts } of batches) {
+      try {
+        for (const { key, count, resetAt } of await countRequests(db, counts, rule.windowSeconds)) {
+          if (count > maxOf(rule)) gate(key, resetAt.getTime());
+        }
+      } catch {
+        // The database is unreachable: the in-memory counts still limit this process.
+      }
+    }
+  };
+
   return {
     maxOf,
+    enforceInMemory,
+    enforceBatched(key, rule, message) {
+      enforceInMemory(key, rule, message);
+      let batch = pending.get(rule.windowSeconds);
+      if (!batch) pending.set(rule.windowSeconds, (batch = { rule, counts: new Map() }));
+      batch.counts.set(key, (batch.counts.get(key) ?? 0) + 1);
+      if (!flushTimer) {
+        flushTimer = setTimeout(() => void flush(), BATCH_EVERY_MS);
+        flushTimer.unref();
+      }
+    },
     async enforce(key, rule, message) {
       const gatedUntil = blockedUntil.get(key);
       if (gatedUntil !== undefined) {

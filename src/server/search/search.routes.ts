@@ -8,6 +8,7 @@ import { searchBlogs } from './search.service.js';
  * Per client address: far above anyone pressing Search by hand, and a stop for a flood (with
  * PGlite, searches run on the server's event loop and would stall every other request).
  */
+export const TOO_MANY_SEARCHES = 'You are searching very fast. Please wait a moment and try again.';
 export const SEARCH_RATE_LIMIT = { max: 60, windowSeconds: 60 };
 
 export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -25,7 +26,7 @@ export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       await deps.limiter.enforce(
         `search:${clientKey(request.ip)}`,
         SEARCH_RATE_LIMIT,
-        'You are searching very fast. Please wait a moment and try again.',
+        TOO_MANY_SEARCHES,
       );
       const viewer = await deps.sessions.optionalUser(request);
       // Each blog carries the caller's own vote: no shared cache may keep one caller's answer.
