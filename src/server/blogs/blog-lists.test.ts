@@ -5,6 +5,7 @@ import { PAGE_SIZE } from '../../shared/constants.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { selectPageIds } from './blogs.repository.js';
+import { explain, vacuumBlogsUntilVisible } from '../testing/query-plans.js';
 
 const TAU = 259_200;
 const hot = (rating: number, epochSeconds: number) => Math.sign(rating) * Math.log10(Math.max(Math.abs(rating), 1)) + epochSeconds / TAU;
@@ -107,14 +108,6 @@ describe('home list orders and author pages', () => {
   });
 });
 
-/** Whether nearly all of the table is in the visibility map (index-only scans need it). */
-async function mostlyAllVisible(t: TestApp): Promise<boolean> {
-  const { rows } = await sql<{ pages: number; visible: number }>`
-    select relpages as pages, relallvisible as visible from pg_class where relname = 'blogs'
-  `.execute(t.database.db);
-  return rows[0]!.pages > 0 && rows[0]!.visible >= rows[0]!.pages * 0.9;
-}
-
 describe('the three orders and author pages at 10,000 blogs', () => {
   const COUNT = 10_000;
   const INDEXES = { top: 'blogs_home_order_idx', new: 'blogs_newest_idx', hot: 'blogs_hot_idx' } as const;
@@ -133,14 +126,11 @@ describe('the three orders and author pages at 10,000 blogs', () => {
       from generate_series(1, ${COUNT}) as n
     `.execute(t.database.db);
     await sql`analyze blogs`.execute(t.database.db);
-    for (let pass = 0; pass < 5 && !(await mostlyAllVisible(t)); pass++) await sql`vacuum blogs`.execute(t.database.db);
+    await vacuumBlogsUntilVisible(t.database.db);
   }, 120_000);
   afterAll(() => t.close());
 
-  const plan = async (query: Expression<unknown>) => {
-    const { rows } = await sql<Record<string, string>>`explain ${query}`.execute(t.database.db);
-    return rows.map((row) => Object.values(row).join(' ')).join('\n');
-  };
+  const plan = (query: Expression<unknown>) => explain(t.database.db, query);
   const pageIds = async (url: string) => {
     const response = await t.app.inject({ method: 'GET', url, remoteAddress: randomIp() });
     expect(response.statusCode, response.body).toBe(200);

@@ -9,6 +9,7 @@ import { preferTitleIndex, searchBlogRows } from '../search/search.repository.js
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { selectPageIds } from './blogs.repository.js';
+import { explain, vacuumBlogsUntilVisible } from '../testing/query-plans.js';
 
 /** A real multipart body, sent the way the browser's form sends it (from the site's origin). */
 async function send(app: App, method: 'POST' | 'PATCH', url: string, user: TestUser | null, fields: Record<string, string>) {
@@ -231,13 +232,6 @@ describe('drafts and the response cache', () => {
   });
 });
 
-async function mostlyAllVisible(t: TestApp): Promise<boolean> {
-  const { rows } = await sql<{ pages: number; visible: number }>`
-    select relpages as pages, relallvisible as visible from pg_class where relname = 'blogs'
-  `.execute(t.database.db);
-  return rows[0]!.pages > 0 && rows[0]!.visible >= rows[0]!.pages * 0.9;
-}
-
 describe('public queries with drafts among 10,000 blogs', () => {
   let t: TestApp;
   let author: TestUser;
@@ -255,15 +249,11 @@ describe('public queries with drafts among 10,000 blogs', () => {
     await sql`analyze blogs`.execute(t.database.db);
     // Index-only scans need the visibility map (kept by autovacuum in production); as in
     // feeds.test.ts, vacuum until it covers the table (Postgres 15's first pass may leave it empty).
-    for (let pass = 0; pass < 5 && !(await mostlyAllVisible(t)); pass++) await sql`vacuum blogs`.execute(t.database.db);
-    expect(await mostlyAllVisible(t)).toBe(true);
+    expect(await vacuumBlogsUntilVisible(t.database.db)).toBe(true);
   });
   afterAll(() => t.close());
 
-  const plan = async (query: Expression<unknown>) => {
-    const { rows } = await sql<Record<string, string>>`explain ${query}`.execute(t.database.db);
-    return rows.map((row) => Object.values(row).join(' ')).join('\n');
-  };
+  const plan = (query: Expression<unknown>) => explain(t.database.db, query);
 
   it('pages the home list on its index, never scanning or sorting the table', async () => {
     const text = await plan(selectPageIds(t.database.db, 'top', { offset: 2_000, limit: 6 }));

@@ -9,6 +9,7 @@ import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-ap
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { authorWithNewestBlogs, blogsById, newestBlogs, sitemapParts } from './feeds.repository.js';
 import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from './test-support/parse-xml.js';
+import { explain, vacuumBlogsUntilVisible } from '../testing/query-plans.js';
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 const RFC_822 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
@@ -371,13 +372,6 @@ describe('sitemap index', () => {
   });
 });
 
-async function mostlyAllVisible(t: TestApp): Promise<boolean> {
-  const { rows } = await sql<{ pages: number; visible: number }>`
-    select relpages as pages, relallvisible as visible from pg_class where relname = 'blogs'
-  `.execute(t.database.db);
-  return rows[0]!.pages > 0 && rows[0]!.visible >= rows[0]!.pages * 0.9;
-}
-
 describe('feed queries at 10,000 blogs', () => {
   const COUNT = 10_000;
   let t: TestApp;
@@ -398,15 +392,11 @@ describe('feed queries at 10,000 blogs', () => {
     // Index-only scans need the visibility map, which autovacuum keeps current in production; here
     // we vacuum until it covers the table (on Postgres 15 the first pass right after a bulk insert
     // may leave it empty).
-    for (let pass = 0; pass < 5 && !(await mostlyAllVisible(t)); pass++) await sql`vacuum blogs`.execute(t.database.db);
-    expect(await mostlyAllVisible(t)).toBe(true);
+    expect(await vacuumBlogsUntilVisible(t.database.db)).toBe(true);
   });
   afterAll(() => t.close());
 
-  const plan = async (query: Expression<unknown>) => {
-    const { rows } = await sql<Record<string, string>>`explain ${query}`.execute(t.database.db);
-    return rows.map((row) => Object.values(row).join(' ')).join('\n');
-  };
+  const plan = (query: Expression<unknown>) => explain(t.database.db, query);
 
   it("reads the site's newest blogs from their index, not by sorting the table", async () => {
     const text = await plan(newestBlogs(t.database.db, 20));
