@@ -1,29 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { startPostgresAppProcess } from '../testing/server-process.js';
 
 // Runs in the `postgres` Vitest project only (see vitest.config.ts), where TEST_DATABASE_URL is set.
 describe('remembered sessions across app processes on one Postgres', () => {
   it('a sign-out through one process, and a suspension in the database, end the session in the other at once', async () => {
     const secret = randomBytes(32).toString('hex');
-    const start = async () => {
-      const port = await freePort();
-      const server = startServer({
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-sessions-')),
-        DATABASE_URL: process.env.TEST_DATABASE_URL!,
-        AUTH_SECRET: secret,
-        AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
-        SESSION_CACHE_SECONDS: '60',
-      });
-      await waitForHealth(port);
-      return { port, server, url: `http://127.0.0.1:${port}` };
-    };
+    const start = () => startPostgresAppProcess(secret, { SESSION_CACHE_SECONDS: '60' });
     const [first, second] = [await start(), await start()];
     const signUp = async () => {
       const response = await fetch(`${first.url}/api/auth/sign-up/email`, {

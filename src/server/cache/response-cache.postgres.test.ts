@@ -1,28 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { startPostgresAppProcess } from '../testing/server-process.js';
 
 // Runs in the `postgres` Vitest project only (see vitest.config.ts), where TEST_DATABASE_URL is set.
 describe('the response cache across app processes on one Postgres', () => {
   it('a write through one process reaches the other process\'s cache at once', async () => {
     const secret = randomBytes(32).toString('hex');
-    const start = async () => {
-      const port = await freePort();
-      const server = startServer({
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-cache-')),
-        DATABASE_URL: process.env.TEST_DATABASE_URL!,
-        AUTH_SECRET: secret,
-        AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
-      });
-      await waitForHealth(port);
-      return { port, server, url: `http://127.0.0.1:${port}` };
-    };
+    const start = () => startPostgresAppProcess(secret);
     const [writer, reader] = [await start(), await start()];
 
     // A signed-in writer on the first process creates a blog and later votes on it there.

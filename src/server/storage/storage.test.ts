@@ -1,12 +1,11 @@
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
+import { startS3TestServer, type S3TestServer } from '../testing/s3-test-server.js';
 import { isValidImageKey, ogImageKey, variantImageKey } from './image-key.js';
 import { createLocalImageStorage, localUploadsDir } from './local-storage.js';
 import { createS3ImageStorage, IMAGE_CACHE_CONTROL } from './s3-storage.js';
@@ -177,44 +176,21 @@ describe('local image storage', () => {
  * and keeps objects on disk.
  */
 describe('S3 image storage', () => {
-  interface S3rverInstance {
-    run(): Promise<AddressInfo>;
-    close(): Promise<void>;
-  }
-  type S3rverClass = new (options: {
-    address: string;
-    port: number;
-    silent: boolean;
-    directory: string;
-    configureBuckets: { name: string }[];
-  }) => S3rverInstance;
-  const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverClass;
-
-  const bucket = 'blog-images';
-  // s3rver's one built-in account.
-  const credentials = { S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' };
-  let server: S3rverInstance;
+  let server: S3TestServer;
+  let bucket: string;
   let endpoint: string;
   let config: Config;
   let inspector: S3Client;
 
   beforeAll(async () => {
-    server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory: await tempDir(),
-      configureBuckets: [{ name: bucket }],
-    });
-    const address = await server.run();
-    // A host name, not an IP: with an IP the SDK picks path-style addressing by itself.
-    endpoint = `http://localhost:${address.port}`;
-    config = testConfig(await tempDir(), { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, ...credentials });
+    server = await startS3TestServer();
+    ({ S3_BUCKET: bucket, S3_ENDPOINT: endpoint } = server.env as { S3_BUCKET: string; S3_ENDPOINT: string });
+    config = testConfig(await tempDir(), server.env);
     inspector = new S3Client({
       endpoint,
       region: 'us-east-1',
       forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      credentials: { accessKeyId: server.env.S3_ACCESS_KEY_ID!, secretAccessKey: server.env.S3_SECRET_ACCESS_KEY! },
     });
   });
   afterAll(async () => {

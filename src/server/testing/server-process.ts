@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect } from 'vitest';
 
@@ -68,3 +70,24 @@ export function slowContactPost(port: number) {
   return { finish: () => socket.write(body.slice(10)), done };
 }
 
+
+/**
+ * One app process on the run's Postgres (`TEST_DATABASE_URL`), answering once healthy: tests of
+ * several processes sharing one database start each with the same `secret`, so a session made
+ * through one is valid in the others. E-mail verification is off for quick sign-ups.
+ */
+export async function startPostgresAppProcess(secret: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = startServer({
+    PORT: String(port),
+    PUBLIC_URL: url,
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-process-')),
+    DATABASE_URL: process.env.TEST_DATABASE_URL!,
+    AUTH_SECRET: secret,
+    AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
+    ...env,
+  });
+  await waitForHealth(port);
+  return { port, server, url };
+}
