@@ -14,8 +14,8 @@
  * in their own process, so neither shares an event loop with autocannon.
  * Figures go to stdout, and to the file BENCH_OUT names if it is set.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +25,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
-import { benchDatabase, freePort, root, start, stop, waitFor } from './support/bench-processes.js';
+import { benchDatabase, freePort, root, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
 
 const BLOGS = 10_000;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -62,28 +62,11 @@ async function main() {
     const seedMs = performance.now() - seedStarted;
     const plans = await queryPlans(database.db);
 
-    const appPort = await freePort();
     const barePort = await freePort();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blogs-bench-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const app = start(process.execPath, [mainJs], {
-      NODE_ENV: 'production',
-      PORT: String(appPort),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      PUBLIC_URL: `http://localhost:${appPort}`,
-      AUTH_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      AI_API_KEY: '',
-      SMTP_URL: '',
-    });
-    cleanups.push(() => stop(app));
+    const appBase = await startBuiltApp(mainJs, databaseUrl, cleanups);
     const bare = start(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'bare', String(barePort)], {});
     cleanups.push(() => stop(bare));
-    const appBase = `http://127.0.0.1:${appPort}`;
     const bareBase = `http://127.0.0.1:${barePort}`;
-    await waitFor(`${appBase}/api/health`);
     await waitFor(`${bareBase}/`);
 
     const firstPage = (await (await fetch(`${appBase}/api/blogs?page=1`)).json()) as { items: unknown[]; hasMore: boolean };

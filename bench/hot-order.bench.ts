@@ -12,8 +12,8 @@
  * The app runs with the response cache off (RESPONSE_CACHE_MB=0): with it on, every repeat of a
  * URL is a memory read and the order's query would not be measured at all.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +25,7 @@ import { selectPageIds } from '../src/server/blogs/blogs.repository.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
 import type { Database } from '../src/server/db/schema.js';
-import { benchDatabase, freePort, root, start, stop, waitFor } from './support/bench-processes.js';
+import { benchDatabase, freePort, root, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
 
 const BLOGS = 10_000;
 const PAGE_SIZE = 5;
@@ -55,27 +55,10 @@ async function main() {
     await seed(database.db);
     const plans = { page1: await plan(database.db, 0), page1000: await plan(database.db, 999 * PAGE_SIZE) };
 
-    const [appPort, barePort] = [await freePort(), await freePort()];
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hot-bench-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const app = start(process.execPath, [mainJs], {
-      NODE_ENV: 'production',
-      PORT: String(appPort),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      PUBLIC_URL: `http://localhost:${appPort}`,
-      AUTH_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      RESPONSE_CACHE_MB: '0',
-      AI_API_KEY: '',
-      SMTP_URL: '',
-    });
-    cleanups.push(() => stop(app));
+    const barePort = await freePort();
+    const appBase = await startBuiltApp(mainJs, databaseUrl, cleanups, { RESPONSE_CACHE_MB: '0' });
     const bare = start(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'bare', String(barePort)], {});
     cleanups.push(() => stop(bare));
-    const appBase = `http://127.0.0.1:${appPort}`;
-    await waitFor(`${appBase}/api/health`);
     await waitFor(`http://127.0.0.1:${barePort}/`);
 
     const deep = (await (await fetch(`${appBase}/api/blogs?sort=hot&page=1000`)).json()) as { items: unknown[]; hasMore: boolean };

@@ -1,6 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { adminQuery, withDatabase } from '../../src/server/testing/postgres-admin.js';
 
@@ -81,4 +83,33 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Starts the built app (`mainJs`) on `databaseUrl` with a fresh data folder, in production mode
+ * with a random auth secret, no AI provider and mail to the outbox, and waits until it is healthy;
+ * the cleanups stop it and remove the folder. `env` adds or overrides settings. Answers the base
+ * URL to load.
+ */
+export async function startBuiltApp(mainJs: string, databaseUrl: string, cleanups: Cleanups, env: Record<string, string> = {}): Promise<string> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-app-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const app = start(process.execPath, [mainJs], {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PUBLIC_URL: `http://localhost:${port}`,
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    AI_API_KEY: '',
+    SMTP_URL: '',
+    ...env,
+  });
+  cleanups.push(() => stop(app));
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/api/health`);
+  return base;
 }
