@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Auth } from './auth/auth.js';
+import type { PublicData } from './cache/public-data.js';
 import type { BackgroundTasks } from './background/background-tasks.js';
 import type { Sessions } from './auth/session.js';
 import type { Config } from './config.js';
@@ -23,4 +24,6 @@ export interface AppDeps {
   limiter: RateLimiter;
   /** Work done after the answer (e-mails about comments); errors are logged. */
   background: BackgroundTasks;
+  /** What anonymous readers see, kept in memory for every answer, and the cache notices writes send themselves. */
+  publicData: PublicData;
 }

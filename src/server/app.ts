@@ -33,6 +33,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
+import { createPublicData, createPublicDataStore, noPublicData } from './cache/public-data.js';
 import { createCacheInvalidation, type CacheInvalidation, type ExtraChannels } from './cache/cache-invalidation.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { registerResponseCache } from './cache/response-cache.plugin.js';
@@ -102,7 +103,6 @@ export async function buildApp(options: BuildAppOptions) {
   app.decorate('backgroundTasks', background);
   const sessionMemory = createSessionMemory({ ttlMs: config.sessionCacheMs });
   const sessions = createSessions(auth, database.db, sessionMemory);
-  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions, storage, limiter, background };
 
   const securityHeaders = securityHeadersFor(config);
   // Before compression, so the cache stores plain bytes and sends its own compressed copies; and
@@ -110,7 +110,16 @@ export async function buildApp(options: BuildAppOptions) {
   // One listening connection per process carries both the response cache's notices and the
   // session memory's `session_ended`.
   let invalidation: CacheInvalidation | undefined;
+  let publicData = noPublicData;
   const cache = config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes, securityHeaders) : undefined;
+  // The public part of list pages, for every reader's answer (signed-in ones too): dropped with the cached answers.
+  const publicStore = cache && createPublicDataStore();
+  const caches = cache && publicStore && {
+    invalidate(tags: readonly string[]) {
+      cache.invalidate(tags);
+      publicStore.invalidate(tags);
+    },
+  };
   if (cache || config.sessionCacheMs > 0) {
     const channels: ExtraChannels = {
       handlers: config.sessionCacheMs > 0 ? { session_ended: (payload) => sessionMemory.ended(payload) } : {},
@@ -119,13 +128,15 @@ export async function buildApp(options: BuildAppOptions) {
     };
     // Postgres: the URL of the handle (tests open their database themselves; the app, from DATABASE_URL).
     const databaseUrl = config.databaseUrl ?? database.url;
-    const notices = await createCacheInvalidation({ cache, db: database.db, databaseUrl, channels, log: app.log });
+    const notices = await createCacheInvalidation({ cache: caches, db: database.db, databaseUrl, channels, log: app.log });
     app.addHook('onClose', () => notices.close());
-    if (cache) {
+    if (cache && publicStore) {
       invalidation = notices;
+      publicData = createPublicData(publicStore, notices);
       registerResponseCache(app, cache, notices, limiter);
     }
   }
+  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions, storage, limiter, background, publicData };
   registerSecurityHeaders(app, securityHeaders);
   // For changes made outside a request (start-up backfills): the cached answers they touch go.
   app.decorate('contentChanged', async (tags: readonly string[]) => {

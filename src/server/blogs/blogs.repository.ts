@@ -38,16 +38,16 @@ export function selectPageIds(db: Kysely<Database>, sort: BlogSort, options: { o
 }
 
 /**
- * One page of public blogs as cards show them, in `sort` order, optionally one author's; only
- * the few ids of the page are joined to their authors and the viewer's votes.
+ * One page of public blogs as cards show them, in `sort` order, optionally one author's, as
+ * anyone sees it (no viewer's vote: `selectViewerVotes` adds those); only the few ids of the page
+ * are joined to their authors.
  */
 export async function selectListPage(
   db: Kysely<Database>,
-  viewerId: string | null,
   sort: BlogSort,
   options: { offset: number; limit: number; authorId?: string },
 ): Promise<BlogSummaryRow[]> {
-  let query = selectBlogSummaryRows(db, viewerId).where('blogs.id', 'in', selectPageIds(db, sort, options));
+  let query = selectBlogSummaryRows(db, null).where('blogs.id', 'in', selectPageIds(db, sort, options));
   for (const column of ORDERS[sort]) query = query.orderBy(column, 'desc');
   return query.execute();
 }

@@ -40,7 +40,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   // Registered here, not on the app: only these routes accept multipart bodies.
   await app.register(fastifyMultipart, { limits: BLOG_FORM_LIMITS, throwFileSizeLimit: true });
 
-  const serviceDeps = (request: FastifyRequest): BlogsDeps => ({ db: deps.db, storage: deps.storage, log: request.log });
+  const serviceDeps = (request: FastifyRequest): BlogsDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData });
 
   app.get(
     '/api/blogs',

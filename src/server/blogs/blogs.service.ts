@@ -10,9 +10,11 @@ import {
   type BlogPage,
   type BlogSort,
   type BlogStatus,
+  type BlogSummary,
 } from '../../shared/blog-schema.js';
 import { PAGE_SIZE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
+import type { PublicData } from '../cache/public-data.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { removeStoredImage, storeUploadedImage, type StoredImage } from '../images/stored-image.js';
@@ -24,6 +26,7 @@ import {
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from './blog-json.js';
+import { selectViewerVotes } from './blog-rows.repository.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
@@ -43,6 +46,7 @@ export interface BlogsDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
   log: FastifyBaseLogger;
+  publicData: PublicData;
 }
 
 const notYours = () => forbidden('You can only change your own blogs.');
@@ -67,14 +71,25 @@ export async function listAuthorBlogs(deps: BlogsDeps, viewerId: string | null, 
 }
 
 async function listPage(deps: BlogsDeps, viewerId: string | null, sort: BlogSort, page: number, authorId?: string): Promise<BlogPage> {
-  // One row more than a page says exactly whether another page exists.
-  const rows = await selectListPage(deps.db, viewerId, sort, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1, authorId });
-  return {
-    items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)),
-    page,
-    pageSize: PAGE_SIZE,
-    hasMore: rows.length > PAGE_SIZE,
-  };
+  // The page as anyone sees it, kept in memory until a write changes a list; the viewer's own
+  // votes are read fresh for every answer.
+  const key = authorId === undefined ? `list:${sort}:${page}` : `author:${authorId}:${page}`;
+  const shared = await deps.publicData.remember(key, ['lists'], async () => {
+    // One row more than a page says exactly whether another page exists.
+    const rows = await selectListPage(deps.db, sort, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1, authorId });
+    return { items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)), hasMore: rows.length > PAGE_SIZE };
+  });
+  return { items: await withViewerVotes(deps.db, viewerId, shared.items), page, pageSize: PAGE_SIZE, hasMore: shared.hasMore };
+}
+
+/** Cards as the viewer sees them: each with the viewer's own vote (the shared cards are not changed). */
+async function withViewerVotes(db: Kysely<Database>, viewerId: string | null, items: BlogSummary[]): Promise<BlogSummary[]> {
+  if (viewerId === null) return items;
+  const mine = await selectViewerVotes(db, viewerId, items.map((item) => item.id));
+  return items.map((item) => {
+    const myVote = mine.get(item.id);
+    return myVote ? { ...item, myVote } : item;
+  });
 }
 
 /** The viewer's own drafts, one page at a time, the last changed first. */

@@ -16,8 +16,23 @@ const CHANNEL = 'response_cache';
 export interface CacheInvalidation {
   /** True while this process is sure to hear about every write. */
   readonly reliable: boolean;
-  publish(tags: readonly string[]): Promise<void>;
+  /**
+   * Drops the entries here at once and tells the other processes. `alreadySent`: the write sent
+   * `noticeFor(tags)` itself, from its own statement, so only this process's entries are left.
+   */
+  publish(tags: readonly string[], options?: { alreadySent?: boolean }): Promise<void>;
+  /**
+   * The notice for `tags` as a write can send it from its own statement
+   * (`pg_notify(channel, payload)`), delivered when the write commits, one round trip fewer than
+   * `publish`'s. Undefined when no other process can be listening (PGlite, or no cache).
+   */
+  noticeFor(tags: readonly string[]): WriteNotice | undefined;
   close(): Promise<void>;
+}
+
+export interface WriteNotice {
+  channel: string;
+  payload: string;
 }
 
 interface Notice {
@@ -38,8 +53,8 @@ export interface ExtraChannels {
 }
 
 export async function createCacheInvalidation(options: {
-  /** Absent when the response cache is off: the connection then serves only `channels`. */
-  cache?: ResponseCache;
+  /** Absent when the caches are off: the connection then serves only `channels`. */
+  cache?: Pick<ResponseCache, 'invalidate'>;
   db: Kysely<Database>;
   /** Postgres: other processes may share the database. Unset (PGlite): this process is the only one. */
   databaseUrl?: string;
@@ -57,6 +72,7 @@ export async function createCacheInvalidation(options: {
     return {
       reliable: true,
       publish: async (tags) => cache.invalidate(tags),
+      noticeFor: () => undefined,
       close: async () => {},
     };
   }
@@ -115,16 +131,24 @@ export async function createCacheInvalidation(options: {
 
   await listen();
 
+  const noticeFor = (tags: readonly string[]): WriteNotice | undefined => {
+    if (!options.cache) return undefined;
+    const notice: Notice = { from: self, tags: [...tags] };
+    return { channel: CHANNEL, payload: JSON.stringify(notice) };
+  };
+
   return {
     get reliable() {
       return reliable;
     },
-    async publish(tags) {
+    noticeFor,
+    async publish(tags, publishOptions) {
       if (!options.cache) return;
       cache.invalidate(tags);
-      const notice: Notice = { from: self, tags: [...tags] };
+      if (publishOptions?.alreadySent) return;
+      const notice = noticeFor(tags)!;
       try {
-        await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(notice)})`.execute(db);
+        await sql`select pg_notify(${notice.channel}, ${notice.payload})`.execute(db);
       } catch (err) {
         // The write itself went through; other processes will start afresh when they reconnect.
         log.error({ err }, 'response cache: could not notify the other processes');

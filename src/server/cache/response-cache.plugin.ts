@@ -99,6 +99,13 @@ export function markUnchangedForReaders(request: FastifyRequest): void {
   unchangedForReaders.add(request);
 }
 
+const noticeSentByWrite = new WeakSet<FastifyRequest>();
+
+/** Said by a write that sends its cache notice from its own statement (`PublicData.writeNotice`). */
+export function markNoticeSent(request: FastifyRequest): void {
+  noticeSentByWrite.add(request);
+}
+
 /** A request that carries a session (or any credentials) is never answered from, nor stored into, the cache. */
 function isAnonymous(request: FastifyRequest): boolean {
   return !request.headers.authorization && !request.headers.cookie?.includes('session_token');
@@ -163,7 +170,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const tags = reply.statusCode < 300 && !unchangedForReaders.has(request) ? writeTagsFor(request.method, request.url) : undefined;
-      if (tags) await invalidation.publish(tags);
+      if (tags) await invalidation.publish(tags, { alreadySent: noticeSentByWrite.has(request) });
       return payload;
     }
     const state = states.get(request);

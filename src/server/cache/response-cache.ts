@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { LRUCache } from 'lru-cache';
+import { TaggedLru } from './tagged-lru.js';
 
 /** What a cached answer needs to be sent again: its bytes, their type, and how long others may keep it. */
 export interface CachedResponse {
@@ -26,26 +26,22 @@ export type Encoding = 'br' | 'gzip' | 'identity';
 
 /**
  * Anonymous answers kept in memory, keyed by URL, bounded in bytes (least recently used goes
- * first). Each entry carries tags, so a write drops exactly what it changed. `generation` moves on
- * every invalidation: an answer computed while a write landed is not stored, so no stale answer
- * can outlive the write that made it stale.
+ * first), tagged and invalidated as `TaggedLru` says: a write drops exactly what it changed, and an
+ * answer computed while a write landed is not stored.
  */
 export class ResponseCache {
-  private readonly entries: LRUCache<string, CachedResponse>;
-  private readonly byTag = new Map<string, Set<string>>();
-  private currentGeneration = 0;
+  private readonly entries: TaggedLru<CachedResponse>;
 
   /** `securityHeaders` go out on every hit, like on every other answer. */
   constructor(maxBytes: number, readonly securityHeaders: Record<string, string> = {}) {
-    this.entries = new LRUCache<string, CachedResponse>({
+    this.entries = new TaggedLru<CachedResponse>({
       maxSize: maxBytes,
-      sizeCalculation: (entry, key) => key.length + entry.body.length + entry.br.length + entry.gzip.length + 256,
-      dispose: (entry, key) => this.untag(key, entry.tags),
+      sizeOf: (entry, key) => key.length + entry.body.length + entry.br.length + entry.gzip.length + 256,
     });
   }
 
   get generation(): number {
-    return this.currentGeneration;
+    return this.entries.generation;
   }
 
   get(key: string): CachedResponse | undefined {
@@ -54,7 +50,7 @@ export class ResponseCache {
 
   /** Stores an answer, unless something was invalidated since `startedAt` (the request's generation). */
   set(key: string, startedAt: number, entry: Omit<CachedResponse, 'etag' | 'br' | 'gzip' | 'hitHeaders' | 'notModifiedHeaders'>): CachedResponse | undefined {
-    if (startedAt !== this.currentGeneration) return undefined;
+    if (startedAt !== this.entries.generation) return undefined;
     const etag = strongEtag(entry.body);
     const br = brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
     const gzip = gzipSync(entry.body, { level: 6 });
@@ -79,26 +75,12 @@ export class ResponseCache {
       hitHeaders: { identity: withBody('identity', entry.body), br: withBody('br', br), gzip: withBody('gzip', gzip) },
       notModifiedHeaders: common,
     };
-    this.entries.set(key, stored);
-    for (const tag of entry.tags) {
-      let keys = this.byTag.get(tag);
-      if (!keys) this.byTag.set(tag, (keys = new Set()));
-      keys.add(key);
-    }
-    return stored;
+    return this.entries.set(key, startedAt, stored, entry.tags) ? stored : undefined;
   }
 
   /** Drops every entry carrying one of the tags; `*` drops everything. */
   invalidate(tags: readonly string[]): void {
-    this.currentGeneration += 1;
-    if (tags.includes('*')) {
-      this.entries.clear();
-      this.byTag.clear();
-      return;
-    }
-    for (const tag of tags) {
-      for (const key of [...(this.byTag.get(tag) ?? [])]) this.entries.delete(key);
-    }
+    this.entries.invalidate(tags);
   }
 
   /** The body in the encoding asked for. */
@@ -107,15 +89,7 @@ export class ResponseCache {
   }
 
   get size(): number {
-    return this.entries.calculatedSize;
-  }
-
-  private untag(key: string, tags: readonly string[]) {
-    for (const tag of tags) {
-      const keys = this.byTag.get(tag);
-      keys?.delete(key);
-      if (keys?.size === 0) this.byTag.delete(tag);
-    }
+    return this.entries.size;
   }
 }
 

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { WriteNotice } from '../cache/cache-invalidation.js';
 import type { Database, VoteDirection } from '../db/schema.js';
 import { blogVisibleTo } from '../blogs/blog-visibility.js';
 
@@ -13,7 +14,8 @@ export interface AppliedVote {
 }
 
 /**
- * A vote in one statement (one round trip, its own transaction):
+ * A vote in one statement (one round trip, its own transaction); the cache notice, when given,
+ * rides along (step 4):
  *  1. `target` takes the blog's row lock first, the lock the counting trigger needs anyway. Taken
  *     first, a vote and a concurrent deletion or edit of the blog queue one behind the other
  *     instead of each holding half of what the other needs (a deadlock, found by the soak test).
@@ -29,7 +31,13 @@ export interface AppliedVote {
 export async function applyVote(
   db: Kysely<Database>,
   vote: { blogId: string; userId: string; direction: VoteDirection },
+  notice?: WriteNotice,
 ): Promise<AppliedVote> {
+  // 4. With a notice: sent only when a vote was written, and delivered when it commits.
+  const notified = notice
+    ? sql`, notified as (select pg_notify(${notice.channel}, ${notice.payload}) from written)`
+    : sql``;
+  const countNotified = notice ? sql`, (select count(*) from notified) as notified` : sql``;
   const { rows } = await sql<{ found: boolean; inserted: boolean | null; upvotes: number | null; downvotes: number | null }>`
     with target as (
       select id, upvotes, downvotes from blogs where id = ${vote.blogId} and ${blogVisibleTo(vote.userId)} for no key update
@@ -40,11 +48,11 @@ export async function applyVote(
         set direction = excluded.direction, updated_at = now()
         where votes.direction <> excluded.direction
       returning (xmax = 0) as inserted
-    )
+    )${notified}
     select exists (select 1 from target) as found,
            (select inserted from written) as inserted,
            (select upvotes from target) as upvotes,
-           (select downvotes from target) as downvotes`.execute(db);
+           (select downvotes from target) as downvotes${countNotified}`.execute(db);
   const row = rows[0]!;
   if (!row.found || row.inserted === null) return { found: row.found, changed: false, upvotes: row.upvotes ?? 0, downvotes: row.downvotes ?? 0 };
   const up = vote.direction === 'up';

@@ -8,8 +8,12 @@ import { clientKey } from '../rate-limit/rate-limit.js';
 import { castVote, removeVote } from './votes.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 
-/** Per client address: more than anyone clicks by hand, a stop for a script. */
+/**
+ * Per client address: more than anyone clicks by hand, a stop for a script. Counted in memory and
+ * added to the shared counters in batches (`enforceBatched`), so a vote costs one round trip.
+ */
 export const VOTE_RATE_LIMIT = { max: 120, windowSeconds: 60 };
+const TOO_MANY_VOTES = 'You are voting very fast. Please wait a moment and try again.';
 
 
 export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -30,11 +34,12 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, 'You are voting very fast. Please wait a moment and try again.');
+      deps.limiter.enforceBatched(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, TOO_MANY_VOTES);
       // A malformed id names no blog: the same 404 as an unknown one.
       const blogId = blogIdSchema.safeParse(request.params.id);
       if (!blogId.success) throw notFound(messages.blogDoesNotExist);
-      return castVote(deps.db, { blogId: blogId.data, userId: user.id, direction: request.body.direction });
+      const command = { blogId: blogId.data, userId: user.id, direction: request.body.direction };
+      return castVote(deps.db, command, deps.publicData.writeNotice(request));
     },
   );
 
@@ -50,7 +55,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, 'You are voting very fast. Please wait a moment and try again.');
+      deps.limiter.enforceBatched(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, TOO_MANY_VOTES);
       const blogId = blogIdSchema.safeParse(request.params.id);
       if (!blogId.success) throw notFound(messages.blogDoesNotExist);
       return removeVote(deps.db, { blogId: blogId.data, userId: user.id });

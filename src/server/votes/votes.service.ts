@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { VoteDirection, VoteResult } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
+import type { WriteNotice } from '../cache/cache-invalidation.js';
 import type { Database } from '../db/schema.js';
 import { conflict, notFound, unauthorized } from '../errors.js';
 import { applyVote, deleteVote, lockBlogForVote, selectVoteCounts } from './votes.repository.js';
@@ -13,12 +14,13 @@ export interface VoteCommand {
 
 /**
  * One statement: the blog's row lock, the vote and its counts (`applyVote`), so the answer is
- * exact whatever else is voting at the same time, in one round trip.
+ * exact whatever else is voting at the same time, in one round trip; with `notice`, the same
+ * statement tells the other app processes' caches, when a vote was written.
  */
-export async function castVote(db: Kysely<Database>, command: VoteCommand): Promise<VoteResult> {
+export async function castVote(db: Kysely<Database>, command: VoteCommand, notice?: WriteNotice): Promise<VoteResult> {
   let applied;
   try {
-    applied = await applyVote(db, command);
+    applied = await applyVote(db, command, notice);
   } catch (err) {
     throw foreignKeyError(err) ?? err;
   }

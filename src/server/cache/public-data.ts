@@ -1,0 +1,57 @@
+import type { FastifyRequest } from 'fastify';
+import type { CacheInvalidation, WriteNotice } from './cache-invalidation.js';
+import { markNoticeSent, writeTagsFor } from './response-cache.plugin.js';
+import { TaggedLru } from './tagged-lru.js';
+
+/**
+ * What anonymous readers see, kept for everyone's answers: the public part of a list page stays
+ * in memory and each viewer's own part (their votes) is read fresh, so a signed-in reader's
+ * answer needs one small query instead of the list's. Dropped by the same writes, tags and
+ * notices as the response cache (`docs/response-cache.md`).
+ */
+export interface PublicData {
+  /**
+   * The value under `key`, computed by `load` when absent and kept until a write names one of
+   * `tags`. A value computed while a write landed is not kept. The value is shared: never change it.
+   */
+  remember<T extends object>(key: string, tags: readonly string[], load: () => Promise<T>): Promise<T>;
+  /**
+   * The cache notice this write request sends from its own statement (`pg_notify`, delivered at
+   * its commit), so its answer does not send it again: one round trip fewer. Undefined: the
+   * answer sends it as usual (no other process can listen, or the URL changes nothing cached).
+   */
+  writeNotice(request: FastifyRequest): WriteNotice | undefined;
+}
+
+/** The store `createPublicData` keeps its values in; its `invalidate` goes wherever the response cache's does. */
+export function createPublicDataStore(): TaggedLru<object> {
+  // Pages of ten cards are a few KB each: 2,000 of them stay well under 20 MB.
+  return new TaggedLru<object>({ maxEntries: 2_000 });
+}
+
+/** With the response cache off, nothing is kept either. */
+export const noPublicData: PublicData = {
+  remember: (_key, _tags, load) => load(),
+  writeNotice: () => undefined,
+};
+
+export function createPublicData(store: TaggedLru<object>, invalidation: CacheInvalidation): PublicData {
+  return {
+    async remember<T extends object>(key: string, tags: readonly string[], load: () => Promise<T>): Promise<T> {
+      // While the notices' connection is down a write could go unheard: nothing is served from memory.
+      if (!invalidation.reliable) return load();
+      const kept = store.get(key);
+      if (kept !== undefined) return kept as T;
+      const startedAt = store.generation;
+      const value = await load();
+      store.set(key, startedAt, value, tags);
+      return value;
+    },
+    writeNotice(request) {
+      const tags = writeTagsFor(request.method, request.url);
+      const notice = tags && invalidation.noticeFor(tags);
+      if (notice) markNoticeSent(request);
+      return notice;
+    },
+  };
+}
