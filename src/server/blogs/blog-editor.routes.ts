@@ -49,7 +49,7 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
     },
     async (request) => {
       const user = await deps.sessions.requireUser(request);
-      return removeBlogImage({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData }, user.id, request.params.id);
+      return removeBlogImage({ db: deps.db, storage: deps.storage, log: request.log }, user.id, request.params.id);
     },
   );
 };

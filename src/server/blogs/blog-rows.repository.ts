@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database, VoteDirection } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 
 /** The blog, its author's e-mail and the viewer's own vote: what every listing starts from. */
 function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
@@ -49,16 +49,14 @@ export function selectBlogSummaryRows(db: Kysely<Database>, viewerId: string | n
   );
 }
 
-/** The viewer's own votes on some blogs (a list page's), by blog id: the primary key's probes. */
-export async function selectViewerVotes(db: Kysely<Database>, viewerId: string, blogIds: readonly string[]): Promise<Map<string, VoteDirection>> {
-  if (blogIds.length === 0) return new Map();
-  const rows = await db
+/** The votes some users gave some blogs (the primary key's probes): list pages' viewers' own votes. */
+export async function selectVotesOf(db: Kysely<Database>, userIds: readonly string[], blogIds: readonly string[]) {
+  return db
     .selectFrom('votes')
-    .select(['blog_id', 'direction'])
-    .where('user_id', '=', viewerId)
+    .select(['user_id', 'blog_id', 'direction'])
+    .where('user_id', 'in', userIds)
     .where('blog_id', 'in', blogIds)
     .execute();
-  return new Map(rows.map((row) => [row.blog_id, row.direction]));
 }
 
 /** A row of `selectBlogRows`, derived from the query so the two cannot drift apart. */

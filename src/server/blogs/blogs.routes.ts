@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
+import { createViewerVotes } from './viewer-votes.js';
 import type { AppDeps } from '../app-deps.js';
 import { markUnchangedForReaders } from '../cache/response-cache.plugin.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
@@ -16,7 +17,7 @@ import {
   listBlogs,
   listDrafts,
   updateBlog,
-  type BlogsDeps,
+  type BlogListDeps,
 } from './blogs.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 
@@ -40,7 +41,8 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   // Registered here, not on the app: only these routes accept multipart bodies.
   await app.register(fastifyMultipart, { limits: BLOG_FORM_LIMITS, throwFileSizeLimit: true });
 
-  const serviceDeps = (request: FastifyRequest): BlogsDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData });
+  const viewerVotes = createViewerVotes(deps.db);
+  const serviceDeps = (request: FastifyRequest): BlogListDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData, viewerVotes });
 
   app.get(
     '/api/blogs',

@@ -26,7 +26,7 @@ import {
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from './blog-json.js';
-import { selectViewerVotes } from './blog-rows.repository.js';
+import type { ViewerVotes } from './viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
@@ -46,7 +46,12 @@ export interface BlogsDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
   log: FastifyBaseLogger;
+}
+
+/** Lists also keep their public part in memory and read each viewer's own votes. */
+export interface BlogListDeps extends BlogsDeps {
   publicData: PublicData;
+  viewerVotes: ViewerVotes;
 }
 
 const notYours = () => forbidden('You can only change your own blogs.');
@@ -59,18 +64,18 @@ export function parseBlogId(id: string): string {
   return parsed.data;
 }
 
-export async function listBlogs(deps: BlogsDeps, viewerId: string | null, query: { page: number; sort: BlogSort }): Promise<BlogPage> {
+export async function listBlogs(deps: BlogListDeps, viewerId: string | null, query: { page: number; sort: BlogSort }): Promise<BlogPage> {
   return listPage(deps, viewerId, query.sort, query.page);
 }
 
 /** One page of an author's public blogs, newest first, with who they are; 404 for no such user. */
-export async function listAuthorBlogs(deps: BlogsDeps, viewerId: string | null, authorId: string, page: number): Promise<AuthorPage> {
+export async function listAuthorBlogs(deps: BlogListDeps, viewerId: string | null, authorId: string, page: number): Promise<AuthorPage> {
   const email = await findAuthorEmail(deps.db, authorId);
   if (email === undefined) throw notFound(messages.noSuchAuthor);
   return { author: { id: authorId, email }, ...(await listPage(deps, viewerId, 'new', page, authorId)) };
 }
 
-async function listPage(deps: BlogsDeps, viewerId: string | null, sort: BlogSort, page: number, authorId?: string): Promise<BlogPage> {
+async function listPage(deps: BlogListDeps, viewerId: string | null, sort: BlogSort, page: number, authorId?: string): Promise<BlogPage> {
   // The page as anyone sees it, kept in memory until a write changes a list; the viewer's own
   // votes are read fresh for every answer.
   const key = authorId === undefined ? `list:${sort}:${page}` : `author:${authorId}:${page}`;
@@ -79,13 +84,13 @@ async function listPage(deps: BlogsDeps, viewerId: string | null, sort: BlogSort
     const rows = await selectListPage(deps.db, sort, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1, authorId });
     return { items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)), hasMore: rows.length > PAGE_SIZE };
   });
-  return { items: await withViewerVotes(deps.db, viewerId, shared.items), page, pageSize: PAGE_SIZE, hasMore: shared.hasMore };
+  return { items: await withViewerVotes(deps.viewerVotes, viewerId, shared.items), page, pageSize: PAGE_SIZE, hasMore: shared.hasMore };
 }
 
 /** Cards as the viewer sees them: each with the viewer's own vote (the shared cards are not changed). */
-async function withViewerVotes(db: Kysely<Database>, viewerId: string | null, items: BlogSummary[]): Promise<BlogSummary[]> {
+async function withViewerVotes(viewerVotes: ViewerVotes, viewerId: string | null, items: BlogSummary[]): Promise<BlogSummary[]> {
   if (viewerId === null) return items;
-  const mine = await selectViewerVotes(db, viewerId, items.map((item) => item.id));
+  const mine = await viewerVotes(viewerId, items.map((item) => item.id));
   return items.map((item) => {
     const myVote = mine.get(item.id);
     return myVote ? { ...item, myVote } : item;
