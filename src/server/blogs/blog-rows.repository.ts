@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { executePrepared } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 
 /** The blog, its author's e-mail and the viewer's own vote: what every listing starts from. */
@@ -49,14 +50,17 @@ export function selectBlogSummaryRows(db: Kysely<Database>, viewerId: string | n
   );
 }
 
-/** The votes some users gave some blogs (the primary key's probes): list pages' viewers' own votes. */
+/**
+ * The votes some users gave some blogs (the primary key's probes): list pages' viewers' own
+ * votes. Arrays, not `in` lists, so the text is the same for any number of them (prepared).
+ */
 export async function selectVotesOf(db: Kysely<Database>, userIds: readonly string[], blogIds: readonly string[]) {
-  return db
+  const query = db
     .selectFrom('votes')
     .select(['user_id', 'blog_id', 'direction'])
-    .where('user_id', 'in', userIds)
-    .where('blog_id', 'in', blogIds)
-    .execute();
+    .where('user_id', '=', sql<string>`any(${[...userIds]}::text[])`)
+    .where('blog_id', '=', sql<string>`any(${[...blogIds]}::uuid[])`);
+  return executePrepared(db, query);
 }
 
 /** A row of `selectBlogRows`, derived from the query so the two cannot drift apart. */

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { WriteNotice } from '../cache/cache-invalidation.js';
+import { executePrepared } from '../db/prepared.js';
 import type { Database, VoteDirection } from '../db/schema.js';
 import { blogVisibleTo } from '../blogs/blog-visibility.js';
 
@@ -38,7 +39,7 @@ export async function applyVote(
     ? sql`, notified as (select pg_notify(${notice.channel}, ${notice.payload}) from written)`
     : sql``;
   const countNotified = notice ? sql`, (select count(*) from notified) as notified` : sql``;
-  const { rows } = await sql<{ found: boolean; inserted: boolean | null; upvotes: number | null; downvotes: number | null }>`
+  const rows = await executePrepared(db, sql<{ found: boolean; inserted: boolean | null; upvotes: number | null; downvotes: number | null }>`
     with target as (
       select id, upvotes, downvotes from blogs where id = ${vote.blogId} and ${blogVisibleTo(vote.userId)} for no key update
     ), written as (
@@ -52,7 +53,7 @@ export async function applyVote(
     select exists (select 1 from target) as found,
            (select inserted from written) as inserted,
            (select upvotes from target) as upvotes,
-           (select downvotes from target) as downvotes${countNotified}`.execute(db);
+           (select downvotes from target) as downvotes${countNotified}`);
   const row = rows[0]!;
   if (!row.found || row.inserted === null) return { found: row.found, changed: false, upvotes: row.upvotes ?? 0, downvotes: row.downvotes ?? 0 };
   const up = vote.direction === 'up';
