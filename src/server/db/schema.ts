@@ -199,6 +199,15 @@ export interface InlineImageTable {
   created_at: Generated<Date>;
 }
 
+/**
+ * How many public blogs have each lexeme in `title_tsv`, kept exact by triggers on `blogs`
+ * (migration 2026-11-23-11); a lexeme no public title has is absent.
+ */
+export interface TitleWordCountTable {
+  lexeme: string;
+  blogs: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -215,4 +224,5 @@ export interface Database {
   comment_mail_settings: CommentMailSettingsTable;
   comment_mail_sent: CommentMailSentTable;
   inline_images: InlineImageTable;
+  title_word_counts: TitleWordCountTable;
 }
