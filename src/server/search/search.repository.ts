@@ -80,6 +80,12 @@ export function searchBlogRows(
  * titles: only the matches' ids are read (no ranking, no join). Each branch runs only when chosen.
  */
 export async function countMatchingBlogs(db: Kysely<Database>, words: string[]): Promise<number> {
+  const row = await countMatchingBlogsQuery(db, words).executeTakeFirstOrThrow();
+  return row.total;
+}
+
+/** The statement `countMatchingBlogs` runs (also for its plans in tests and benches). */
+export function countMatchingBlogsQuery(db: Kysely<Database>, words: string[]) {
   const lexemes = sql<string>`(${sql.join(
     words.map((word) => sql`to_tsvector('english', ${word})`),
     sql` || `,
@@ -93,12 +99,10 @@ export async function countMatchingBlogs(db: Kysely<Database>, words: string[]):
     .select(sql<number>`count(*)::int`.as('total'))
     .where(sql<boolean>`blogs.title_tsv @@ ${orQuery(words)}`)
     .where(blogVisibleTo(null));
-  const row = await db
+  return db
     .with('term', (qb) => qb.selectNoFrom(lexemes.as('lexemes')))
     .selectFrom('term')
     .select(
       sql<number>`case length(term.lexemes) when 0 then 0 when 1 then coalesce((${kept}), 0) else (${counted}) end`.as('total'),
-    )
-    .executeTakeFirstOrThrow();
-  return row.total;
+    );
 }
