@@ -208,6 +208,12 @@ export interface TitleWordCountTable {
   blogs: number;
 }
 
+/** Changes of title words noted by the row trigger, applied and removed by the end of each statement. */
+export interface TitleWordCountChangeTable {
+  lexeme: string;
+  delta: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -225,4 +231,5 @@ export interface Database {
   comment_mail_sent: CommentMailSentTable;
   inline_images: InlineImageTable;
   title_word_counts: TitleWordCountTable;
+  title_word_count_changes: TitleWordCountChangeTable;
 }

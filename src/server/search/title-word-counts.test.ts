@@ -228,10 +228,13 @@ describe('title_word_counts: the number of public blogs per title word, kept exa
     // this table; a title edit in the same transaction calls the update trigger once.
     const calls = await t.database.db.transaction().execute(async (trx) => {
       await sql`set local track_functions = 'pl'`.execute(trx);
+      // Calls of the row trigger's and the statement trigger's functions in this transaction.
       const onUpdate = () =>
-        sql<{ calls: string | null }>`select pg_stat_get_xact_function_calls('title_word_counts_on_update'::regproc)::text as calls`
+        sql<{ row: string | null; statement: string | null }>`
+          select pg_stat_get_xact_function_calls('title_word_counts_on_update'::regproc)::text as row,
+                 pg_stat_get_xact_function_calls('title_word_counts_after_update'::regproc)::text as statement`
           .execute(trx)
-          .then((result) => Number(result.rows[0]!.calls ?? 0));
+          .then((result) => [Number(result.rows[0]!.row ?? 0), Number(result.rows[0]!.statement ?? 0)]);
       await trx.insertInto('votes').values({ blog_id: blog.id, user_id: moderator.id, direction: 'up' }).execute();
       await trx.updateTable('blogs').set({ updated_at: new Date() }).where('id', '=', blog.id).execute();
       const afterVote = await onUpdate();
@@ -239,7 +242,7 @@ describe('title_word_counts: the number of public blogs per title word, kept exa
       await trx.updateTable('blogs').set({ title: 'Numbat myths' }).where('id', '=', blog.id).execute();
       return { afterVote, upvotes: counts.upvotes, afterTitle: await onUpdate() };
     });
-    expect(calls).toEqual({ afterVote: 0, upvotes: 1, afterTitle: 1 });
+    expect(calls).toEqual({ afterVote: [0, 0], upvotes: 1, afterTitle: [1, 1] });
     await expectExact('after votes');
   });
 
@@ -313,13 +316,15 @@ describe('title_word_counts: the number of public blogs per title word, kept exa
     const table = await expectExact('after the mix');
     expect(Object.keys(table).length).toBeGreaterThan(5);
     expect(Object.values(table).every((blogs) => blogs > 0)).toBe(true);
+    // Every statement took its own notes of changed titles.
+    expect(await t.database.db.selectFrom('title_word_count_changes').selectAll().execute()).toEqual([]);
 
     // Down drops it all; up backfills the same numbers from the blogs as they are.
     await titleWordCounts.down(t.database.db);
     const leftovers = await sql<{ name: string }>`
-      select tgname as name from pg_trigger where tgname like 'title_word_counts%'
-      union all select proname from pg_proc where proname like 'title_word_counts%'
-      union all select relname from pg_class where relname like 'title_word_counts%'`.execute(t.database.db);
+      select tgname as name from pg_trigger where tgname like 'title_word_count%'
+      union all select proname from pg_proc where proname like 'title_word_count%'
+      union all select relname from pg_class where relname like 'title_word_count%'`.execute(t.database.db);
     expect(leftovers.rows).toEqual([]);
     await titleWordCounts.up(t.database.db);
     expect(await kept(t.database.db)).toEqual(table);

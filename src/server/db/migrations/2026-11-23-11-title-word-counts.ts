@@ -17,10 +17,12 @@ import { type Kysely, sql } from 'kysely';
  *   all its blogs, is one aggregated upsert, not one per blog;
  * - updates: a row trigger that fires only when a title or one of the visibility columns is
  *   set (`update of`; votes set the counts, which are none of these) and, through its `when`
- *   clause, only when the title's lexemes or the blog's public visibility really changed;
+ *   clause, only when the title's lexemes or the blog's public visibility really changed; it
+ *   notes the change, and a statement trigger applies the statement's notes at once;
  * - truncate empties the table.
- * Each change is one upsert taking its rows in lexeme order, so two writers that share words
- * lock them in the same order and cannot deadlock on one another; a row that reaches 0 is
+ * Each statement's change is one upsert taking its rows in lexeme order, so two writers that
+ * share words lock them in the same order and cannot deadlock on one another (the app writes
+ * blogs' titles and visibility with one statement per transaction); a row that reaches 0 is
  * deleted, so the table holds only words some public title has (a missing word counts 0).
  */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -96,28 +98,36 @@ export async function up(db: Kysely<any>): Promise<void> {
     referencing old table as deleted_blogs
     for each statement execute function title_word_counts_on_delete()`.execute(db);
 
+  // Updates in two steps. A row trigger notes each blog's change in `title_word_count_changes`
+  // (a plain insert: no lock on a shared row); a statement trigger then takes this statement's
+  // notes and applies them as one upsert in lexeme order. Applying them row by row would lock
+  // lexemes blog after blog, so an update of many blogs (a suspension) could take two words in
+  // the opposite order to a concurrent writer and deadlock. Notes of other transactions are
+  // invisible until they commit, and each statement removes its own, so the statement trigger
+  // only ever sees its own.
+  //
   // `title_tsv` is generated from `title`, so `update of title` is what a new title sets; the
-  // `when` clause reads the generated value, which an AFTER trigger sees computed.
+  // `when` clause reads the generated value, which an AFTER trigger sees computed. A vote sets
+  // none of these columns: neither trigger fires.
+  await sql`
+    create table title_word_count_changes (
+      lexeme text not null,
+      delta integer not null
+    )`.execute(db);
   await sql`
     create function title_word_counts_on_update() returns trigger language plpgsql as $$
-    declare
-      lexemes text[];
-      deltas integer[];
     begin
-      select array_agg(lexeme order by lexeme), array_agg(delta order by lexeme) into lexemes, deltas
+      insert into title_word_count_changes (lexeme, delta)
+      select change.lexeme, sum(change.delta)::integer
       from (
-        select change.lexeme, sum(change.delta)::integer as delta
-        from (
-          select word.lexeme, -1 as delta from unnest(old.title_tsv) as word
-          where title_word_counts_public(old.status, old.hidden_at, old.author_suspended_at)
-          union all
-          select word.lexeme, 1 as delta from unnest(new.title_tsv) as word
-          where title_word_counts_public(new.status, new.hidden_at, new.author_suspended_at)
-        ) as change
-        group by change.lexeme
-        having sum(change.delta) <> 0
-      ) as changed;
-      if lexemes is not null then perform title_word_counts_apply(lexemes, deltas); end if;
+        select word.lexeme, -1 as delta from unnest(old.title_tsv) as word
+        where title_word_counts_public(old.status, old.hidden_at, old.author_suspended_at)
+        union all
+        select word.lexeme, 1 as delta from unnest(new.title_tsv) as word
+        where title_word_counts_public(new.status, new.hidden_at, new.author_suspended_at)
+      ) as change
+      group by change.lexeme
+      having sum(change.delta) <> 0;
       return null;
     end
     $$`.execute(db);
@@ -131,6 +141,23 @@ export async function up(db: Kysely<any>): Promise<void> {
         is distinct from title_word_counts_public(new.status, new.hidden_at, new.author_suspended_at)
     )
     execute function title_word_counts_on_update()`.execute(db);
+  await sql`
+    create function title_word_counts_after_update() returns trigger language plpgsql as $$
+    declare
+      lexemes text[];
+      deltas integer[];
+    begin
+      with taken as (delete from title_word_count_changes returning lexeme, delta)
+      select array_agg(lexeme order by lexeme), array_agg(delta order by lexeme) into lexemes, deltas
+      from (select taken.lexeme, sum(taken.delta)::integer as delta from taken group by taken.lexeme) as changed;
+      if lexemes is not null then perform title_word_counts_apply(lexemes, deltas); end if;
+      return null;
+    end
+    $$`.execute(db);
+  await sql`
+    create trigger title_word_counts_after_update
+    after update of title, status, hidden_at, author_suspended_at on blogs
+    for each statement execute function title_word_counts_after_update()`.execute(db);
 
   await sql`
     create function title_word_counts_on_truncate() returns trigger language plpgsql as $$
@@ -154,10 +181,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const event of ['insert', 'delete', 'update', 'truncate']) {
-    await sql.raw(`drop trigger title_word_counts_on_${event} on blogs`).execute(db);
-    await sql.raw(`drop function title_word_counts_on_${event}()`).execute(db);
+  for (const name of ['on_insert', 'on_delete', 'on_update', 'after_update', 'on_truncate']) {
+    await sql.raw(`drop trigger title_word_counts_${name} on blogs`).execute(db);
+    await sql.raw(`drop function title_word_counts_${name}()`).execute(db);
   }
+  await sql`drop table title_word_count_changes`.execute(db);
   await sql`drop function title_word_counts_apply(text[], integer[])`.execute(db);
   await sql`drop function title_word_counts_public(text, timestamptz, timestamptz)`.execute(db);
   await sql`drop table title_word_counts`.execute(db);
