@@ -12,6 +12,7 @@ import * as comments from './migrations/2026-11-23-07-comments.js';
 import * as moderation from './migrations/2026-11-23-08-moderation.js';
 import * as hotScore from './migrations/2026-11-23-09-hot-score.js';
 import * as sessionEndedNotify from './migrations/2026-11-23-10-session-ended-notify.js';
+import * as titleWordCounts from './migrations/2026-11-23-11-title-word-counts.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-08-moderation': moderation,
   '2026-11-23-09-hot-score': hotScore,
   '2026-11-23-10-session-ended-notify': sessionEndedNotify,
+  '2026-11-23-11-title-word-counts': titleWordCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -199,6 +199,21 @@ export interface InlineImageTable {
   created_at: Generated<Date>;
 }
 
+/**
+ * How many public blogs have each lexeme in `title_tsv`, kept exact by triggers on `blogs`
+ * (migration 2026-11-23-11); a lexeme no public title has is absent.
+ */
+export interface TitleWordCountTable {
+  lexeme: string;
+  blogs: number;
+}
+
+/** Changes of title words noted by the row trigger, applied and removed by the end of each statement. */
+export interface TitleWordCountChangeTable {
+  lexeme: string;
+  delta: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -215,4 +230,6 @@ export interface Database {
   comment_mail_settings: CommentMailSettingsTable;
   comment_mail_sent: CommentMailSentTable;
   inline_images: InlineImageTable;
+  title_word_counts: TitleWordCountTable;
+  title_word_count_changes: TitleWordCountChangeTable;
 }

@@ -5,6 +5,7 @@ import { SEARCH_COUNT_CAP, SEARCH_MAX_WORDS, SEARCH_TERM_MAX_LENGTH } from '../.
 import { SEARCH_RATE_LIMIT } from './search.routes.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
+import { blogVisibleTo } from '../blogs/blog-visibility.js';
 import { preferTitleIndex, searchBlogRows } from './search.repository.js';
 import { searchWords } from './search-words.js';
 
@@ -276,6 +277,41 @@ describe('search', () => {
       myVote: null,
     });
     expect(anonymous.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('states the exact total: one lexeme from the kept per-word count, several through the index', async () => {
+    const fresh = async (term: string) => {
+      const row = await t.database.db
+        .selectFrom('blogs')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where(sql<boolean>`title_tsv @@ websearch_to_tsquery('english', ${term})`)
+        .where(blogVisibleTo(null))
+        .executeTakeFirstOrThrow();
+      return row.n;
+    };
+    // One lexeme: a word, its other forms, with stop words around it.
+    expect((await searchPage('apple')).total).toBe(await fresh('apple'));
+    expect((await searchPage('apple')).total).toBe(2);
+    expect((await searchPage('Apples')).total).toBe(2);
+    expect((await searchPage('the apple of')).total).toBe(2);
+    expect((await searchPage('run runs running')).total).toBe(await fresh('run'));
+    // Only stop words: nothing, as before.
+    expect((await searchPage('the')).total).toBe(0);
+    expect((await searchPage('the and of')).total).toBe(0);
+    // Several lexemes: the union (the smoothie has both words and counts once, not twice).
+    expect((await searchPage('apple banana')).total).toBe(await fresh('apple or banana'));
+    expect((await searchPage('apple banana')).total).toBe(3);
+    // A word no title has, in the table or not.
+    expect((await searchPage('zeppelin')).total).toBe(0);
+
+    // The one-lexeme total really is the kept count: changed behind the triggers' back, it shows.
+    await t.database.db.updateTable('title_word_counts').set({ blogs: 4242 }).where('lexeme', '=', 'appl').execute();
+    try {
+      expect((await searchPage('apples')).total).toBe(4242);
+      expect((await searchPage('apple banana')).total).toBe(3);
+    } finally {
+      await t.database.db.updateTable('title_word_counts').set({ blogs: await fresh('apple') }).where('lexeme', '=', 'appl').execute();
+    }
   });
 
   it('is answered from the GIN index on the title tsvector', async () => {

@@ -1,0 +1,333 @@
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Blog } from '../../shared/blog-schema.js';
+import { blogVisibleTo } from '../blogs/blog-visibility.js';
+import * as titleWordCounts from '../db/migrations/2026-11-23-11-title-word-counts.js';
+import type { Database } from '../db/schema.js';
+import { postBlog } from '../testing/test-blogs.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { authHeaders, randomIp, sessionCookie, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
+
+const MODERATOR_EMAIL = uniqueEmail('moderator');
+
+/** Every lexeme of the public titles with its number of blogs, counted afresh with THE visibility rule. */
+async function recount(db: Kysely<Database>): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom(['blogs', sql<{ lexeme: string }>`unnest(blogs.title_tsv)`.as('word')])
+    .select([sql<string>`word.lexeme`.as('lexeme'), sql<number>`count(*)::int`.as('blogs')])
+    .where(blogVisibleTo(null))
+    .groupBy(sql`word.lexeme`)
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.lexeme, row.blogs]));
+}
+
+async function kept(db: Kysely<Database>): Promise<Record<string, number>> {
+  const rows = await db.selectFrom('title_word_counts').select(['lexeme', 'blogs']).execute();
+  return Object.fromEntries(rows.map((row) => [row.lexeme, row.blogs]));
+}
+
+describe('title_word_counts: the number of public blogs per title word, kept exact on every write', () => {
+  let t: TestApp;
+  let moderator: TestUser;
+  let author: TestUser;
+  let reader: TestUser;
+
+  beforeAll(async () => {
+    // Many writes from few users: the limits are not what these tests are about.
+    t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RATE_LIMIT_SCALE: '100' });
+    [moderator, author, reader] = await Promise.all([
+      signUpUser(t.app, { email: MODERATOR_EMAIL }),
+      signUpUser(t.app),
+      signUpUser(t.app),
+    ]);
+  });
+  afterAll(() => t.close());
+
+  const expectExact = async (label: string) => {
+    const [fresh, table] = await Promise.all([recount(t.database.db), kept(t.database.db)]);
+    expect(table, label).toEqual(fresh);
+    return table;
+  };
+  const countOf = async (lexeme: string) =>
+    (await t.database.db.selectFrom('title_word_counts').select('blogs').where('lexeme', '=', lexeme).executeTakeFirst())?.blogs ?? 0;
+
+  /** A multipart body as the browser's form sends it. */
+  const sendForm = async (method: 'POST' | 'PATCH', url: string, user: TestUser, fields: Record<string, string>) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    const encoded = new Response(form);
+    const response = await t.app.inject({
+      method,
+      url,
+      payload: Buffer.from(await encoded.arrayBuffer()),
+      headers: { origin: TEST_PUBLIC_URL, 'content-type': encoded.headers.get('content-type')!, cookie: user.cookie },
+      remoteAddress: randomIp(),
+    });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response.json<Blog>();
+  };
+  const edit = (user: TestUser, id: string, fields: { title: string; status?: 'draft' | 'published' }) =>
+    sendForm('PATCH', `/api/blogs/${id}`, user, { blog: 'Edited words.', ...fields });
+  const create = (user: TestUser, fields: { title: string; status?: 'draft' | 'published' }) =>
+    sendForm('POST', '/api/blogs', user, { blog: 'Some words.', ...fields });
+  const remove = async (user: TestUser, id: string) => {
+    const response = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/blogs/${id}`,
+      headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie },
+      remoteAddress: randomIp(),
+    });
+    expect(response.statusCode, response.body).toBe(204);
+  };
+  const moderate = async (payload: Record<string, unknown>) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/moderation/actions',
+      headers: { origin: TEST_PUBLIC_URL, cookie: moderator.cookie },
+      remoteAddress: randomIp(),
+      payload,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  };
+  /** A suspension ends the user's sessions: after it is lifted, they sign in again. */
+  const signInAgain = async (user: TestUser) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: authHeaders,
+      remoteAddress: randomIp(),
+      payload: { email: user.email, password: user.password },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    user.cookie = sessionCookie(response.headers['set-cookie']);
+  };
+  const vote = async (user: TestUser, id: string, direction: 'up' | 'down') => {
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: `/api/blogs/${id}/vote`,
+      headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie },
+      remoteAddress: randomIp(),
+      payload: { direction },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  };
+
+  it('follows create, title edits, delete, drafts, hiding, suspension and account deletion', async () => {
+    await expectExact('at the start');
+    const first = await postBlog(t.app, author, { title: 'Quokka sightings in spring', blog: 'Seen.' });
+    expect(await countOf('quokka')).toBe(1);
+    const second = await create(reader, { title: 'Quokkas and wombats' });
+    expect(await countOf('quokka')).toBe(2);
+    expect(await countOf('wombat')).toBe(1);
+    await expectExact('after creates');
+
+    // A draft is not public: it counts only once published, and stops counting when unpublished.
+    const draft = await create(author, { title: 'Quokka draft notes', status: 'draft' });
+    expect(await countOf('quokka')).toBe(2);
+    expect(await countOf('note')).toBe(0);
+    await edit(author, draft.id, { title: 'Quokka draft notes', status: 'published' });
+    expect(await countOf('quokka')).toBe(3);
+    expect(await countOf('note')).toBe(1);
+    await edit(author, draft.id, { title: 'Quokka draft notes', status: 'draft' });
+    expect(await countOf('quokka')).toBe(2);
+    await expectExact('after draft → published → draft');
+
+    // A title edit: a word removed, a word added, a word kept.
+    await edit(author, first.id, { title: 'Wombat sightings in autumn' });
+    expect(await countOf('quokka')).toBe(1);
+    expect(await countOf('wombat')).toBe(2);
+    expect(await countOf('autumn')).toBe(1);
+    expect(await countOf('spring')).toBe(0);
+    // Same lexemes, other words ('sighting' for 'sightings'): nothing moves.
+    await edit(author, first.id, { title: 'Wombat sighting in autumn!' });
+    expect(await countOf('wombat')).toBe(2);
+    await expectExact('after title edits');
+
+    // Hidden by a moderator, then restored.
+    await moderate({ action: 'hide', targetType: 'blog', targetId: second.id, reason: 'Testing.' });
+    expect(await countOf('quokka')).toBe(0);
+    expect(await countOf('wombat')).toBe(1);
+    await expectExact('after hide');
+    await moderate({ action: 'restore', targetType: 'blog', targetId: second.id, reason: 'Testing.' });
+    expect(await countOf('quokka')).toBe(1);
+    await expectExact('after restore');
+
+    // The author suspended (all their blogs leave), then unsuspended.
+    await create(author, { title: 'Wombat burrows' });
+    expect(await countOf('wombat')).toBe(3);
+    await moderate({ action: 'suspend', userId: author.id, reason: 'Testing.' });
+    expect(await countOf('wombat')).toBe(1);
+    await expectExact('after suspend');
+    await moderate({ action: 'unsuspend', userId: author.id, reason: 'Testing.' });
+    await signInAgain(author);
+    expect(await countOf('wombat')).toBe(3);
+    await expectExact('after unsuspend');
+
+    // A hidden blog stays out when its author is unsuspended, and a title edit while hidden moves nothing.
+    await moderate({ action: 'hide', targetType: 'blog', targetId: second.id, reason: 'Testing.' });
+    await edit(reader, second.id, { title: 'Platypus' });
+    expect(await countOf('platypus')).toBe(0);
+    await moderate({ action: 'restore', targetType: 'blog', targetId: second.id, reason: 'Testing.' });
+    expect(await countOf('platypus')).toBe(1);
+    await expectExact('after an edit while hidden');
+
+    await remove(author, first.id);
+    expect(await countOf('autumn')).toBe(0);
+    await expectExact('after delete');
+
+    // Account deletion cascades to every blog of the account in one statement.
+    const leaving = await signUpUser(t.app);
+    await Promise.all(['Echidna one', 'Echidna two', 'Echidna wombat'].map((title) => create(leaving, { title })));
+    expect(await countOf('echidna')).toBe(3);
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/account',
+      headers: { origin: TEST_PUBLIC_URL, cookie: leaving.cookie, 'content-type': 'application/json' },
+      remoteAddress: randomIp(),
+      payload: { password: leaving.password },
+    });
+    expect(gone.statusCode, gone.body).toBe(204);
+    expect(await countOf('echidna')).toBe(0);
+    await expectExact('after account deletion');
+  });
+
+  it('counts many blogs inserted in one statement, and their deletion in one statement', async () => {
+    const before = await countOf('lyrebird');
+    const rows = Array.from({ length: 500 }, (_, i) => ({
+      user_id: reader.id,
+      title: `Lyrebird song ${i % 7 === 0 ? 'mimicry' : 'call'} ${i}`,
+      body: 'Bulk.',
+      status: i % 10 === 0 ? ('draft' as const) : ('published' as const),
+    }));
+    const ids = await t.database.db.insertInto('blogs').values(rows).returning('id').execute();
+    expect(await countOf('lyrebird')).toBe(before + 450);
+    expect(await countOf('mimicri')).toBe(rows.filter((row, i) => i % 7 === 0 && row.status === 'published').length);
+    await expectExact('after a bulk insert');
+    await t.database.db
+      .deleteFrom('blogs')
+      .where('id', 'in', ids.slice(0, 250).map(({ id }) => id))
+      .execute();
+    expect(await countOf('lyrebird')).toBe(before + 225);
+    await expectExact('after a bulk delete');
+  });
+
+  it('is not touched by a vote: the update trigger does not even fire', async () => {
+    const blog = await create(author, { title: 'Numbat facts' });
+    const rowVersion = () =>
+      t.database.db
+        .selectFrom('title_word_counts')
+        .select([sql<string>`xmin::text`.as('xmin'), 'blogs'])
+        .where('lexeme', '=', 'numbat')
+        .executeTakeFirstOrThrow();
+    const before = await rowVersion();
+    await vote(reader, blog.id, 'up');
+    await vote(reader, blog.id, 'down');
+    expect(await rowVersion()).toEqual(before);
+
+    // Counted by Postgres itself: the vote trigger's update of the counts calls no function of
+    // this table; a title edit in the same transaction calls the update trigger once.
+    const calls = await t.database.db.transaction().execute(async (trx) => {
+      await sql`set local track_functions = 'pl'`.execute(trx);
+      // Calls of the row trigger's and the statement trigger's functions in this transaction.
+      const onUpdate = () =>
+        sql<{ row: string | null; statement: string | null }>`
+          select pg_stat_get_xact_function_calls('title_word_counts_on_update'::regproc)::text as row,
+                 pg_stat_get_xact_function_calls('title_word_counts_after_update'::regproc)::text as statement`
+          .execute(trx)
+          .then((result) => [Number(result.rows[0]!.row ?? 0), Number(result.rows[0]!.statement ?? 0)]);
+      await trx.insertInto('votes').values({ blog_id: blog.id, user_id: moderator.id, direction: 'up' }).execute();
+      await trx.updateTable('blogs').set({ updated_at: new Date() }).where('id', '=', blog.id).execute();
+      const afterVote = await onUpdate();
+      const counts = await trx.selectFrom('blogs').select('upvotes').where('id', '=', blog.id).executeTakeFirstOrThrow();
+      await trx.updateTable('blogs').set({ title: 'Numbat myths' }).where('id', '=', blog.id).execute();
+      return { afterVote, upvotes: counts.upvotes, afterTitle: await onUpdate() };
+    });
+    expect(calls).toEqual({ afterVote: [0, 0], upvotes: 1, afterTitle: [1, 1] });
+    await expectExact('after votes');
+  });
+
+  it('ends exact after concurrent creates with the same words (no deadlock)', async () => {
+    const writers = await Promise.all(Array.from({ length: 4 }, () => signUpUser(t.app)));
+    const words = ['wallaroo', 'dingo', 'emu', 'koala', 'possum'];
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        // The same words in different orders, so a writer taking them in title order would cross another.
+        const title = [...words.slice(i % words.length), ...words.slice(0, i % words.length)].reverse().join(' ');
+        return create(writers[i % writers.length]!, { title: `${title} ${i}` });
+      }),
+    );
+    // Multi-row statements in their own transactions, at the same time.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        t.database.db.transaction().execute((trx) =>
+          trx
+            .insertInto('blogs')
+            .values(Array.from({ length: 5 }, (__, j) => ({ user_id: writers[(i + j) % writers.length]!.id, title: words[(i + j) % words.length]!, body: 'x' })))
+            .execute(),
+        ),
+      ),
+    );
+    for (const word of words) expect(await countOf(word), word).toBe(20 + 10);
+    await expectExact('after concurrent creates');
+  });
+
+  it('matches a full recount after a random mix of writes, and the migration rebuilds it from scratch', async () => {
+    const users = [author, reader, ...(await Promise.all(Array.from({ length: 3 }, () => signUpUser(t.app))))];
+    const vocabulary = ['ibis', 'ibises', 'heron', 'crane', 'the', 'running', 'runs', 'stork', 'kiwi', 'café', '2024', 'moa'];
+    // Seeded, so a failure can be replayed.
+    let seed = 20261123;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+    const title = () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(vocabulary)).join(' ');
+    const mine: { id: string; user: TestUser }[] = [];
+    const suspended = new Set<string>();
+
+    for (let step = 0; step < 120; step++) {
+      const roll = random();
+      const target = mine.length > 0 ? pick(mine) : undefined;
+      if (roll < 0.3 || !target) {
+        const user = pick(users);
+        if (suspended.has(user.id)) continue;
+        const blog = await create(user, { title: title(), status: random() < 0.2 ? 'draft' : 'published' });
+        mine.push({ id: blog.id, user });
+      } else if (roll < 0.5) {
+        if (suspended.has(target.user.id)) continue;
+        await edit(target.user, target.id, { title: title(), ...(random() < 0.5 ? { status: pick(['draft', 'published'] as const) } : {}) });
+      } else if (roll < 0.6) {
+        if (suspended.has(target.user.id)) continue;
+        await remove(target.user, target.id);
+        mine.splice(mine.indexOf(target), 1);
+      } else if (roll < 0.75) {
+        await moderate({ action: pick(['hide', 'restore'] as const), targetType: 'blog', targetId: target.id, reason: 'Mix.' });
+      } else if (roll < 0.85) {
+        const user = pick(users);
+        const action = suspended.has(user.id) ? 'unsuspend' : 'suspend';
+        await moderate({ action, userId: user.id, reason: 'Mix.' });
+        if (action === 'suspend') suspended.add(user.id);
+        else {
+          suspended.delete(user.id);
+          await signInAgain(user);
+        }
+      } else {
+        await vote(moderator, target.id, pick(['up', 'down'] as const)).catch(() => undefined);
+      }
+      if (step % 30 === 29) await expectExact(`after step ${step}`);
+    }
+    const table = await expectExact('after the mix');
+    expect(Object.keys(table).length).toBeGreaterThan(5);
+    expect(Object.values(table).every((blogs) => blogs > 0)).toBe(true);
+    // Every statement took its own notes of changed titles.
+    expect(await t.database.db.selectFrom('title_word_count_changes').selectAll().execute()).toEqual([]);
+
+    // Down drops it all; up backfills the same numbers from the blogs as they are.
+    await titleWordCounts.down(t.database.db);
+    const leftovers = await sql<{ name: string }>`
+      select tgname as name from pg_trigger where tgname like 'title_word_count%'
+      union all select proname from pg_proc where proname like 'title_word_count%'
+      union all select relname from pg_class where relname like 'title_word_count%'`.execute(t.database.db);
+    expect(leftovers.rows).toEqual([]);
+    await titleWordCounts.up(t.database.db);
+    expect(await kept(t.database.db)).toEqual(table);
+    await expectExact('after down and up');
+  });
+});
