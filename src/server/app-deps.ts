@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Auth } from './auth/auth.js';
 import type { PublicData } from './cache/public-data.js';
+import type { ViewerVotes } from './blogs/viewer-votes.js';
 import type { BackgroundTasks } from './background/background-tasks.js';
 import type { Sessions } from './auth/session.js';
 import type { Config } from './config.js';
@@ -26,4 +27,6 @@ export interface AppDeps {
   background: BackgroundTasks;
   /** What anonymous readers see, kept in memory for every answer, and the cache notices writes send themselves. */
   publicData: PublicData;
+  /** Signed-in readers' own votes on the cards they are shown, batched per event-loop turn. */
+  viewerVotes: ViewerVotes;
 }

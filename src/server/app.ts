@@ -33,6 +33,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
+import { createViewerVotes } from './blogs/viewer-votes.js';
 import { createPublicData, createPublicDataStore, noPublicData } from './cache/public-data.js';
 import { createCacheInvalidation, type CacheInvalidation, type ExtraChannels } from './cache/cache-invalidation.js';
 import { ResponseCache } from './cache/response-cache.js';
@@ -136,7 +137,8 @@ export async function buildApp(options: BuildAppOptions) {
       registerResponseCache(app, cache, notices, limiter);
     }
   }
-  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions, storage, limiter, background, publicData };
+  const viewerVotes = createViewerVotes(database.db);
+  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions, storage, limiter, background, publicData, viewerVotes };
   registerSecurityHeaders(app, securityHeaders);
   // For changes made outside a request (start-up backfills): the cached answers they touch go.
   app.decorate('contentChanged', async (tags: readonly string[]) => {

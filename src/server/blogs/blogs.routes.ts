@@ -3,10 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
-import { createViewerVotes } from './viewer-votes.js';
 import type { AppDeps } from '../app-deps.js';
 import { markUnchangedForReaders } from '../cache/response-cache.plugin.js';
-import { clientKey } from '../rate-limit/rate-limit.js';
+import { clientKey, enforceReadLimit, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import {
   assertOwnBlog,
@@ -25,9 +24,6 @@ import { apiErrorSchema } from '../../shared/api-error.js';
 export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
 /** Edits carry images too: the same stop, per user and per client address. */
 export const BLOG_UPDATE_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
-/** Reading the list and single blogs, per client address: ten a second for a minute is no reader by hand. */
-export const PUBLIC_READ_RATE_LIMIT = { max: 600, windowSeconds: 60 };
-export const TOO_MANY_READS = 'You are loading pages very fast. Please wait a moment and try again.';
 const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please wait a few minutes and try again.';
 
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
@@ -41,8 +37,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   // Registered here, not on the app: only these routes accept multipart bodies.
   await app.register(fastifyMultipart, { limits: BLOG_FORM_LIMITS, throwFileSizeLimit: true });
 
-  const viewerVotes = createViewerVotes(deps.db);
-  const serviceDeps = (request: FastifyRequest): BlogListDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData, viewerVotes });
+  const serviceDeps = (request: FastifyRequest): BlogListDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData, viewerVotes: deps.viewerVotes });
 
   app.get(
     '/api/blogs',
@@ -55,7 +50,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      deps.limiter.enforceBatched(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      enforceReadLimit(deps.limiter, PUBLIC_READ_LIMIT, request.ip);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return listBlogs(serviceDeps(request), viewer?.id ?? null, request.query);
@@ -74,7 +69,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      deps.limiter.enforceBatched(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      enforceReadLimit(deps.limiter, PUBLIC_READ_LIMIT, request.ip);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return listAuthorBlogs(serviceDeps(request), viewer?.id ?? null, request.params.id, request.query.page);
@@ -110,7 +105,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      deps.limiter.enforceBatched(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      enforceReadLimit(deps.limiter, PUBLIC_READ_LIMIT, request.ip);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return getBlog(serviceDeps(request), viewer?.id ?? null, request.params.id);

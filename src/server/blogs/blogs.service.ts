@@ -10,7 +10,6 @@ import {
   type BlogPage,
   type BlogSort,
   type BlogStatus,
-  type BlogSummary,
 } from '../../shared/blog-schema.js';
 import { PAGE_SIZE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
@@ -26,7 +25,7 @@ import {
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from './blog-json.js';
-import type { ViewerVotes } from './viewer-votes.js';
+import { withViewerVotes, type ViewerVotes } from './viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
@@ -85,16 +84,6 @@ async function listPage(deps: BlogListDeps, viewerId: string | null, sort: BlogS
     return { items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)), hasMore: rows.length > PAGE_SIZE };
   });
   return { items: await withViewerVotes(deps.viewerVotes, viewerId, shared.items), page, pageSize: PAGE_SIZE, hasMore: shared.hasMore };
-}
-
-/** Cards as the viewer sees them: each with the viewer's own vote (the shared cards are not changed). */
-async function withViewerVotes(viewerVotes: ViewerVotes, viewerId: string | null, items: BlogSummary[]): Promise<BlogSummary[]> {
-  if (viewerId === null) return items;
-  const mine = await viewerVotes(viewerId, items.map((item) => item.id));
-  return items.map((item) => {
-    const myVote = mine.get(item.id);
-    return myVote ? { ...item, myVote } : item;
-  });
 }
 
 /** The viewer's own drafts, one page at a time, the last changed first. */

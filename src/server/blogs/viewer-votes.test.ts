@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blogPageSchema, type BlogSummary } from '../../shared/blog-schema.js';
+import { blogPageSchema, searchPageSchema, type BlogSummary } from '../../shared/blog-schema.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { createViewerVotes } from './viewer-votes.js';
@@ -88,5 +88,25 @@ describe("signed-in readers' lists: the shared public page and each viewer's own
     expect(removed.statusCode).toBe(200);
     expect((await listAs(d)).get(target)).toMatchObject({ upvotes: 0, downvotes: 0, myVote: null });
     expect((await listAs(users[1])).get(target)).toMatchObject({ upvotes: 0, downvotes: 0, myVote: null });
+  });
+
+  it('does the same for search pages: the matches kept, each viewer\'s vote and the latest counts fresh', async () => {
+    const [a, b] = users;
+    const target = blogIds[5]!;
+    const searchAs = async (user: TestUser | undefined) => {
+      const response = await t.app.inject({ method: 'GET', url: '/api/search?searchTerm=shared&page=1', headers: user ? { cookie: user.cookie } : {}, remoteAddress: randomIp() });
+      expect(response.statusCode, response.body).toBe(200);
+      const page = searchPageSchema.parse(response.json());
+      return { total: page.total, target: page.items.find((item) => item.id === target) };
+    };
+    // Five per page, six matches: a vote puts the target among the best rated, on page 1.
+    await vote(b!, target, 'up');
+    expect(await searchAs(a)).toMatchObject({ total: 6, target: { upvotes: 1, myVote: null } });
+    expect(await searchAs(b)).toMatchObject({ total: 6, target: { upvotes: 1, myVote: 'up' } });
+    await vote(a!, target, 'up');
+    const [asA, asB, anonymous] = await Promise.all([searchAs(a), searchAs(b), searchAs(undefined)]);
+    expect(asA.target).toMatchObject({ upvotes: 2, myVote: 'up' });
+    expect(asB.target).toMatchObject({ upvotes: 2, myVote: 'up' });
+    expect(anonymous.target).toMatchObject({ upvotes: 2, myVote: null });
   });
 });

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Kysely } from 'kysely';
+import type { BlogSummary } from '../../shared/blog-schema.js';
 import type { Database, VoteDirection } from '../db/schema.js';
 import { selectVotesOf } from './blog-rows.repository.js';
 
@@ -39,4 +40,14 @@ export function createViewerVotes(db: Kysely<Database>): ViewerVotes {
     { cache: false, batchScheduleFn: (run) => setImmediate(run), maxBatchSize: 200 },
   );
   return async (viewerId, blogIds) => (blogIds.length === 0 ? new Map() : loader.load({ viewerId, blogIds }));
+}
+
+/** Cards as the viewer sees them: each with the viewer's own vote (the shared cards are not changed). */
+export async function withViewerVotes(viewerVotes: ViewerVotes, viewerId: string | null, items: BlogSummary[]): Promise<BlogSummary[]> {
+  if (viewerId === null) return items;
+  const mine = await viewerVotes(viewerId, items.map((item) => item.id));
+  return items.map((item) => {
+    const myVote = mine.get(item.id);
+    return myVote ? { ...item, myVote } : item;
+  });
 }

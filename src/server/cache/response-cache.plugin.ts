@@ -1,9 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS } from '../blogs/blogs.routes.js';
 import { preferredEncoding } from '../http/accept-encoding.js';
-import { clientKey, type RateLimiter, type RateLimitRule } from '../rate-limit/rate-limit.js';
-import { SEARCH_RATE_LIMIT, TOO_MANY_SEARCHES } from '../search/search.routes.js';
+import { clientKey, PUBLIC_READ_LIMIT, SEARCH_LIMIT, type RateLimiter, type ReadLimit } from '../rate-limit/rate-limit.js';
 import type { CacheInvalidation } from './cache-invalidation.js';
 import type { Encoding, ResponseCache } from './response-cache.js';
 
@@ -41,26 +39,13 @@ export function cacheTagsFor(url: string): string[] | undefined {
   return blog ? [`blog:${decodeURIComponent(blog[1]!)}`] : undefined;
 }
 
-interface ReadLimit {
-  prefix: string;
-  rule: RateLimitRule;
-  message: string;
-}
-
-// Made on first use: the routes that define these rules import this module (markUnchangedForReaders).
-let readLimits: { search: ReadLimit; read: ReadLimit } | undefined;
-
 /**
  * The per-client limit a route puts on its reads, which its answers from the cache must keep
  * (counted in memory: a hit does not touch the database). Pages and feeds have none.
  */
 export function readLimitFor(url: string): ReadLimit | undefined {
   if (!url.startsWith('/api/')) return undefined;
-  readLimits ??= {
-    search: { prefix: 'search', rule: SEARCH_RATE_LIMIT, message: TOO_MANY_SEARCHES },
-    read: { prefix: 'read', rule: PUBLIC_READ_RATE_LIMIT, message: TOO_MANY_READS },
-  };
-  return url.startsWith('/api/search') ? readLimits.search : readLimits.read;
+  return url.startsWith('/api/search') ? SEARCH_LIMIT : PUBLIC_READ_LIMIT;
 }
 
 /** `Accept-Encoding` headers come in a handful of shapes: each is parsed once. */

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { commentInputSchema, commentListSchema, commentSchema, newCommentInputSchema } from '../../shared/comment-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { PUBLIC_READ_RATE_LIMIT } from '../blogs/blogs.routes.js';
-import { clientKey } from '../rate-limit/rate-limit.js';
+import { enforceReadLimit, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
 import { mailAboutComment } from './comment-mail.service.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
 
@@ -14,7 +13,6 @@ export const COMMENT_CREATE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
 export const COMMENT_CHANGE_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
 const TOO_MANY_COMMENTS = 'You have written many comments in a short time. Please wait a few minutes before writing another.';
 const TOO_MANY_CHANGES = 'You have changed comments many times in a short time. Please wait a few minutes and try again.';
-const TOO_MANY_READS = 'You are loading pages very fast. Please wait a moment and try again.';
 
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
 const idParams = z.object({ id: z.string() });
@@ -40,7 +38,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      deps.limiter.enforceBatched(`read:${clientKey(request.ip)}`, PUBLIC_READ_RATE_LIMIT, TOO_MANY_READS);
+      enforceReadLimit(deps.limiter, PUBLIC_READ_LIMIT, request.ip);
       const viewer = await deps.sessions.optionalUser(request);
       void reply.header('cache-control', 'private, no-cache');
       return listComments(serviceDeps, viewer?.id ?? null, request.params.id);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLOG_UPDATE_RATE_LIMIT, PUBLIC_READ_RATE_LIMIT } from '../blogs/blogs.routes.js';
+import { BLOG_UPDATE_RATE_LIMIT } from '../blogs/blogs.routes.js';
 import { loadConfig } from '../config.js';
 import { CONTACT_RATE_LIMIT } from '../contact/contact.routes.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { PUBLIC_READ_LIMIT } from './rate-limit.js';
 import { randomIp, signUpUser } from '../testing/test-users.js';
 import { VOTE_RATE_LIMIT } from '../votes/votes.routes.js';
 
@@ -42,7 +43,7 @@ describe('per-client limits on reading, voting and editing', () => {
   it('reading blogs: 429 with Retry-After past the limit, other readers served', async () => {
     const ip = randomIp();
     const read = (address = ip) => t.app.inject({ method: 'GET', url: '/api/blogs?page=1', remoteAddress: address });
-    for (let i = 0; i < scaled(PUBLIC_READ_RATE_LIMIT.max, SCALE); i++) expect((await read()).statusCode).toBe(200);
+    for (let i = 0; i < scaled(PUBLIC_READ_LIMIT.rule.max, SCALE); i++) expect((await read()).statusCode).toBe(200);
     const refused = await t.app.inject({ method: 'GET', url: '/api/blogs/00000000-0000-4000-8000-000000000000', remoteAddress: ip });
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ error: 'TOO_MANY_REQUESTS', message: 'You are loading pages very fast. Please wait a moment and try again.' });

@@ -30,6 +30,38 @@ export interface RateLimiter {
   maxOf(rule: RateLimitRule): number;
 }
 
+/** A per-client limit on public reads: its counter's prefix, its rule and what a refusal says. */
+export interface ReadLimit {
+  prefix: string;
+  rule: RateLimitRule;
+  message: string;
+}
+
+/**
+ * Per client address on the public read APIs (lists, a blog, comments): generous for a reader,
+ * a stop for a scraper. Their answers from the response cache keep it too (`readLimitFor`).
+ */
+export const PUBLIC_READ_LIMIT: ReadLimit = {
+  prefix: 'read',
+  rule: { max: 600, windowSeconds: 60 },
+  message: 'You are loading pages very fast. Please wait a moment and try again.',
+};
+
+/**
+ * Per client address on search: far above anyone pressing Search by hand, and a stop for a flood
+ * (with PGlite, searches run on the server's event loop and would stall every other request).
+ */
+export const SEARCH_LIMIT: ReadLimit = {
+  prefix: 'search',
+  rule: { max: 60, windowSeconds: 60 },
+  message: 'You are searching very fast. Please wait a moment and try again.',
+};
+
+/** Counts one public read of the client's (batched: see `RateLimiter.enforceBatched`). */
+export function enforceReadLimit(limiter: RateLimiter, limit: ReadLimit, ip: string): void {
+  limiter.enforceBatched(`${limit.prefix}:${clientKey(ip)}`, limit.rule, limit.message);
+}
+
 const BATCH_EVERY_MS = 250;
 
 /** One fixed window of in-memory counts, shared by every key of a window length. */

@@ -3,6 +3,8 @@ import type { SearchPage } from '../../shared/blog-schema.js';
 import { PAGE_SIZE, SEARCH_COUNT_CAP, SEARCH_MAX_WORDS } from '../../shared/constants.js';
 import { badRequest } from '../errors.js';
 import { toBlogSummaryJson } from '../blogs/blog-json.js';
+import { withViewerVotes, type ViewerVotes } from '../blogs/viewer-votes.js';
+import type { PublicData } from '../cache/public-data.js';
 import type { Database } from '../db/schema.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { countMatchingBlogs, preferTitleIndex, searchBlogRows } from './search.repository.js';
@@ -11,6 +13,8 @@ import { searchWords } from './search-words.js';
 export interface SearchDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
+  publicData: PublicData;
+  viewerVotes: ViewerVotes;
 }
 
 /**
@@ -33,18 +37,22 @@ export async function searchBlogs(
   if (words.length === 0) return empty;
 
   const offset = (input.page - 1) * PAGE_SIZE;
-  const { rows, total } = await deps.db.transaction().execute(async (trx) => {
-    const total = await countMatchingBlogs(trx, words);
-    if (offset >= total) return { rows: [], total };
-    await preferTitleIndex(trx);
-    const order = total > SEARCH_COUNT_CAP ? 'rating' : 'rank';
-    const rows = await searchBlogRows(trx, { words, viewerId: input.viewerId, limit: PAGE_SIZE, offset, order }).execute();
-    return { rows, total };
-  });
+  // The page as anyone sees it, kept in memory until a write changes a list; the viewer's own
+  // votes are read fresh for every answer.
+  const shared = await deps.publicData.remember(`search:${words.join(' ')}:${input.page}`, ['lists'], () =>
+    deps.db.transaction().execute(async (trx) => {
+      const total = await countMatchingBlogs(trx, words);
+      if (offset >= total) return { items: [], total };
+      await preferTitleIndex(trx);
+      const order = total > SEARCH_COUNT_CAP ? 'rating' : 'rank';
+      const rows = await searchBlogRows(trx, { words, viewerId: null, limit: PAGE_SIZE, offset, order }).execute();
+      return { items: rows.map((row) => toBlogSummaryJson(row, deps.storage)), total };
+    }),
+  );
   return {
     ...empty,
-    items: rows.map((row) => toBlogSummaryJson(row, deps.storage)),
-    total,
-    hasMore: offset + rows.length < total,
+    items: await withViewerVotes(deps.viewerVotes, input.viewerId, shared.items),
+    total: shared.total,
+    hasMore: offset + shared.items.length < shared.total,
   };
 }
