@@ -226,19 +226,22 @@ async function main() {
     if (ONLY.has('search')) {
       await seed(database.db, 10_001, 100_000, authorId);
       rows.push({ row: await load('anonymous search "benchmark", 100,000 blogs', crowd(`${base}/api/search?searchTerm=benchmark&page=2`)), target: 'p99 < 20 ms' });
-      rows.push({ row: await load('signed-in search "benchmark", 100,000 blogs (uncached)', crowd(`${base}/api/search?searchTerm=benchmark&page=2`, cookies)), target: 'p99 < 20 ms' });
-      // One reader at a time: the time of a single uncached search, without 50 others queueing for the cores.
+      // Signed in: never from the response cache; the session and the readers' votes are read per
+      // request, the page's public part comes from memory after its first request.
+      rows.push({ row: await load('signed-in search "benchmark", 100,000 blogs', crowd(`${base}/api/search?searchTerm=benchmark&page=2`, cookies)), target: 'p99 < 20 ms' });
+      // One reader at a time, each request a page nobody asked for before (pages 3 to 222): the
+      // whole search, count and page queries included, without 50 others queueing for the cores.
       const times: number[] = [];
       for (let i = 0; i < 220; i++) {
         const started = performance.now();
-        const response = await fetch(`${base}/api/search?searchTerm=benchmark&page=${1 + (i % 7)}`, { headers: { cookie: cookies[i % cookies.length]!, 'x-forwarded-for': crowdAddress() } });
+        const response = await fetch(`${base}/api/search?searchTerm=benchmark&page=${3 + i}`, { headers: { cookie: cookies[i % cookies.length]!, 'x-forwarded-for': crowdAddress() } });
         await response.arrayBuffer();
         if (response.status !== 200) throw new Error(`sequential search answered ${response.status}`);
         if (i >= 20) times.push(performance.now() - started);
       }
       times.sort((a, b) => a - b);
       const at = (q: number) => Math.round(times[Math.floor(q * (times.length - 1))]! * 10) / 10;
-      const sequential = { name: 'signed-in search "benchmark", 100,000 blogs, one at a time', rps: 1000 / (times.reduce((a, b) => a + b, 0) / times.length), p50: at(0.5), p99: at(0.99), non2xx: 0 };
+      const sequential = { name: 'signed-in search "benchmark", 100,000 blogs, one at a time, first request of each page', rps: 1000 / (times.reduce((a, b) => a + b, 0) / times.length), p50: at(0.5), p99: at(0.99), non2xx: 0 };
       console.log(`${sequential.name}: p50 ${sequential.p50} ms, p99 ${sequential.p99} ms`);
       rows.push({ row: sequential, target: 'p99 < 20 ms' });
     }
