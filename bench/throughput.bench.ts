@@ -29,7 +29,7 @@ import { sql, type Kysely } from 'kysely';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
 import type { Database } from '../src/server/db/schema.js';
-import { benchDatabase, freePort, root, start, stop, waitFor } from './support/bench-processes.js';
+import { benchDatabase, freePort, root, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
@@ -124,29 +124,18 @@ async function main() {
       .execute();
     await seed(database.db, 1, 10_000, authorId);
 
-    const appPort = await freePort();
+    const base = await startBuiltApp(
+      mainJs,
+      databaseUrl,
+      cleanups,
+      // The crowd has an address per request: every limit stays at its default.
+      { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_SCALE: '1', AUTH_REQUIRE_EMAIL_VERIFICATION: 'false' },
+      APP_NODE_ARGS,
+    );
+    // The app's PUBLIC_URL: same-origin writes name it.
+    const origin = base.replace('127.0.0.1', 'localhost');
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'throughput-bench-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const app = start(process.execPath, [...APP_NODE_ARGS, mainJs], {
-      NODE_ENV: 'production',
-      PORT: String(appPort),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      PUBLIC_URL: `http://localhost:${appPort}`,
-      TRUST_PROXY: '127.0.0.1',
-      // The crowd has an address per request: every limit stays at its default.
-      RATE_LIMIT_SCALE: '1',
-      AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
-      AUTH_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      AI_API_KEY: '',
-      SMTP_URL: '',
-    });
-    cleanups.push(() => stop(app));
-    const base = `http://127.0.0.1:${appPort}`;
-    const origin = `http://localhost:${appPort}`;
-    await waitFor(`${base}/api/health`);
 
     // The bare server answers with exactly the bytes the app sends.
     const listBytes = Buffer.from(await (await fetch(`${base}/api/blogs?page=1`)).arrayBuffer());

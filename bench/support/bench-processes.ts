@@ -91,11 +91,11 @@ export function freePort(): Promise<number> {
  * the cleanups stop it and remove the folder. `env` adds or overrides settings. Answers the base
  * URL to load.
  */
-export async function startBuiltApp(mainJs: string, databaseUrl: string, cleanups: Cleanups, env: Record<string, string> = {}): Promise<string> {
+export async function startBuiltApp(mainJs: string, databaseUrl: string, cleanups: Cleanups, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<string> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-app-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const app = start(process.execPath, [mainJs], {
+  const app = start(process.execPath, [...nodeArgs, mainJs], {
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { freePort, root, start, stop, waitFor, type Cleanups } from './bench-processes.js';
+import { root, startBuiltApp, type Cleanups } from './bench-processes.js';
 
 export interface SeededSite {
   baseUrl: string;
@@ -36,25 +35,8 @@ export async function startSeededSite(cleanups: Cleanups, blogs = 6): Promise<Se
   if (!existsSync(mainJs) || !existsSync(path.join(buildDir, 'web/index.html'))) {
     throw new Error(`No built app in ${buildDir}: run \`BUILD_DIR=${path.relative(root, buildDir) || 'dist'} npm run build\` first.`);
   }
-  const port = await freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'page-bench-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const app = start(process.execPath, [mainJs], {
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    PUBLIC_URL: baseUrl,
-    AUTH_SECRET: randomBytes(32).toString('hex'),
-    AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
-    LOG_LEVEL: 'warn',
-    AI_API_KEY: '',
-    SMTP_URL: '',
-  });
-  cleanups.push(() => stop(app));
-  await waitFor(`${baseUrl}/api/health`);
+  // On PGlite (no DATABASE_URL); pages are asked for at the app's PUBLIC_URL, as a browser would.
+  const baseUrl = (await startBuiltApp(mainJs, '', cleanups, { AUTH_REQUIRE_EMAIL_VERIFICATION: 'false' })).replace('127.0.0.1', 'localhost');
 
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
   const signUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
