@@ -48,6 +48,8 @@ const preactInTheBrowser = {
     { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
     { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
     { find: /^react$/, replacement: 'preact/compat' },
+    // zod without its `new Function` probe, which the CSP refuses: see src/web/lib/zod-jitless.ts.
+    { find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/lib/zod-jitless.ts', import.meta.url)) },
   ],
 };
 

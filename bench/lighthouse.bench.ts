@@ -36,11 +36,21 @@ async function lighthouse(url: string, formFactor: 'desktop' | 'mobile'): Promis
     `--chrome-flags=${CHROME_FLAGS}`,
     ...(formFactor === 'desktop' ? ['--preset=desktop'] : []),
   ];
-  const { stdout } = await run(path.join(root, 'node_modules/.bin/lighthouse'), args, {
-    env: { ...process.env, CHROME_PATH },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return JSON.parse(stdout) as Report;
+  // Headless Chromium now and then records a trace without its navigation start, and Lighthouse
+  // stops with NO_NAVSTART ("Please run Lighthouse again"): that run is taken again, up to twice.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { stdout } = await run(path.join(root, 'node_modules/.bin/lighthouse'), args, {
+        env: { ...process.env, CHROME_PATH },
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return JSON.parse(stdout) as Report;
+    } catch (error) {
+      const stderr = (error as { stderr?: string }).stderr ?? '';
+      if (attempt === 3 || !stderr.includes('NO_NAVSTART')) throw error;
+      console.error(`  ${url} ${formFactor}: Lighthouse reported NO_NAVSTART; running it again`);
+    }
+  }
 }
 
 const score = (report: Report, category: keyof Report['categories']) => Math.round((report.categories[category].score ?? 0) * 100);

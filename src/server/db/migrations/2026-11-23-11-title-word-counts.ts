@@ -52,19 +52,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     end
     $$`.execute(db);
 
+  // One function for both: each trigger names its transition table `changed_blogs`, and the
+  // operation gives the sign (an inserted public blog adds its words, a deleted one takes them off).
   await sql`
-    create function title_word_counts_on_insert() returns trigger language plpgsql as $$
+    create function title_word_counts_on_insert_or_delete() returns trigger language plpgsql as $$
     declare
       lexemes text[];
       deltas integer[];
+      delta_sign integer := case tg_op when 'INSERT' then 1 else -1 end;
     begin
-      select array_agg(lexeme order by lexeme), array_agg(blogs order by lexeme) into lexemes, deltas
+      select array_agg(lexeme order by lexeme), array_agg(delta_sign * blogs order by lexeme) into lexemes, deltas
       from (
         select word.lexeme, count(*)::integer as blogs
-        from inserted_blogs, unnest(inserted_blogs.title_tsv) as word
-        where title_word_counts_public(inserted_blogs.status, inserted_blogs.hidden_at, inserted_blogs.author_suspended_at)
+        from changed_blogs, unnest(changed_blogs.title_tsv) as word
+        where title_word_counts_public(changed_blogs.status, changed_blogs.hidden_at, changed_blogs.author_suspended_at)
         group by word.lexeme
-      ) as added;
+      ) as changed;
       if lexemes is not null then perform title_word_counts_apply(lexemes, deltas); end if;
       return null;
     end
@@ -72,31 +75,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     create trigger title_word_counts_on_insert
     after insert on blogs
-    referencing new table as inserted_blogs
-    for each statement execute function title_word_counts_on_insert()`.execute(db);
-
-  await sql`
-    create function title_word_counts_on_delete() returns trigger language plpgsql as $$
-    declare
-      lexemes text[];
-      deltas integer[];
-    begin
-      select array_agg(lexeme order by lexeme), array_agg(-blogs order by lexeme) into lexemes, deltas
-      from (
-        select word.lexeme, count(*)::integer as blogs
-        from deleted_blogs, unnest(deleted_blogs.title_tsv) as word
-        where title_word_counts_public(deleted_blogs.status, deleted_blogs.hidden_at, deleted_blogs.author_suspended_at)
-        group by word.lexeme
-      ) as removed;
-      if lexemes is not null then perform title_word_counts_apply(lexemes, deltas); end if;
-      return null;
-    end
-    $$`.execute(db);
+    referencing new table as changed_blogs
+    for each statement execute function title_word_counts_on_insert_or_delete()`.execute(db);
   await sql`
     create trigger title_word_counts_on_delete
     after delete on blogs
-    referencing old table as deleted_blogs
-    for each statement execute function title_word_counts_on_delete()`.execute(db);
+    referencing old table as changed_blogs
+    for each statement execute function title_word_counts_on_insert_or_delete()`.execute(db);
 
   // Updates in two steps. A row trigger notes each blog's change in `title_word_count_changes`
   // (a plain insert: no lock on a shared row); a statement trigger then takes this statement's
@@ -183,6 +168,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   for (const name of ['on_insert', 'on_delete', 'on_update', 'after_update', 'on_truncate']) {
     await sql.raw(`drop trigger title_word_counts_${name} on blogs`).execute(db);
+  }
+  for (const name of ['on_insert_or_delete', 'on_update', 'after_update', 'on_truncate']) {
     await sql.raw(`drop function title_word_counts_${name}()`).execute(db);
   }
   await sql`drop table title_word_count_changes`.execute(db);
