@@ -15,7 +15,8 @@ describe("signed-in readers' lists: the shared public page and each viewer's own
     users = await Promise.all(Array.from({ length: 4 }, () => signUpUser(t.app)));
     const rows = await t.database.db
       .insertInto('blogs')
-      .values(Array.from({ length: 6 }, (_, i) => ({ user_id: users[0]!.id, title: `Shared page ${i}`, body: `Body ${i}.` })))
+      // A minute apart, newest first: the first five are page 1 of the New order (five per page).
+      .values(Array.from({ length: 6 }, (_, i) => ({ user_id: users[0]!.id, title: `Shared page ${i}`, body: `Body ${i}.`, created_at: new Date(Date.now() - i * 60_000) })))
       .returning('id')
       .execute();
     blogIds = rows.map((row) => row.id);
