@@ -15,7 +15,7 @@
  * Figures go to stdout, and to the file BENCH_OUT names if it is set.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +25,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
-import { benchDatabase, freePort, root, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
+import { benchDatabase, builtServerEntry, freePort, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
 
 const BLOGS = 10_000;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -42,11 +42,7 @@ if (process.argv[2] === 'bare') {
 }
 
 async function main() {
-  const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'dist');
-  const mainJs = path.join(buildDir, 'server/main.js');
-  if (!existsSync(mainJs) || !existsSync(path.join(buildDir, 'web/index.html'))) {
-    throw new Error(`No built app in ${buildDir}: run \`BUILD_DIR=${path.relative(root, buildDir) || 'dist'} npm run build\` first.`);
-  }
+  const mainJs = builtServerEntry();
 
   const cleanups: Array<() => Promise<void> | void> = [];
   const cleanUp = async () => {

@@ -13,9 +13,7 @@
  * URL is a memory read and the order's query would not be measured at all.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -25,7 +23,7 @@ import { selectPageIds } from '../src/server/blogs/blogs.repository.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
 import type { Database } from '../src/server/db/schema.js';
-import { benchDatabase, freePort, root, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
+import { benchDatabase, builtServerEntry, freePort, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
 
 const BLOGS = 10_000;
 const PAGE_SIZE = 5;
@@ -42,9 +40,7 @@ if (process.argv[2] === 'bare') {
 }
 
 async function main() {
-  const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'dist');
-  const mainJs = path.join(buildDir, 'server/main.js');
-  if (!existsSync(mainJs)) throw new Error(`No built app in ${buildDir}: run \`BUILD_DIR=${path.relative(root, buildDir) || 'dist'} npm run build\` first.`);
+  const mainJs = builtServerEntry();
 
   const cleanups: Array<() => Promise<void> | void> = [];
   try {

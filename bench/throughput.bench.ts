@@ -18,7 +18,7 @@
  *   node --import tsx bench/support/profile-summary.ts profiles/*.cpuprofile
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -29,7 +29,7 @@ import { sql, type Kysely } from 'kysely';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
 import type { Database } from '../src/server/db/schema.js';
-import { benchDatabase, freePort, root, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
+import { benchDatabase, builtServerEntry, freePort, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
@@ -107,9 +107,7 @@ async function seed(db: Kysely<Database>, from: number, to: number, userId: stri
 }
 
 async function main() {
-  const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'dist');
-  const mainJs = path.join(buildDir, 'server/main.js');
-  if (!existsSync(mainJs)) throw new Error(`No built app in ${buildDir}: run \`npm run build\` first.`);
+  const mainJs = builtServerEntry();
   const cleanups: Array<() => Promise<void> | void> = [];
   try {
     const databaseUrl = await benchDatabase('throughput_bench', cleanups);

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +91,16 @@ export function freePort(): Promise<number> {
  * the cleanups stop it and remove the folder. `env` adds or overrides settings. Answers the base
  * URL to load.
  */
+/** The built server's entry under BUILD_DIR (`dist` by default), once sure the build is there: nothing is built here. */
+export function builtServerEntry(): string {
+  const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'dist');
+  const mainJs = path.join(buildDir, 'server/main.js');
+  if (!existsSync(mainJs) || !existsSync(path.join(buildDir, 'web/index.html'))) {
+    throw new Error(`No built app in ${buildDir}: run \`BUILD_DIR=${path.relative(root, buildDir) || 'dist'} npm run build\` first.`);
+  }
+  return mainJs;
+}
+
 export async function startBuiltApp(mainJs: string, databaseUrl: string, cleanups: Cleanups, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<string> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-app-'));

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
-import { root, startBuiltApp, type Cleanups } from './bench-processes.js';
+import { builtServerEntry, startBuiltApp, type Cleanups } from './bench-processes.js';
 
 export interface SeededSite {
   baseUrl: string;
@@ -30,11 +28,7 @@ async function photo(seed: number): Promise<Buffer> {
  * API, as a visitor's browser would.
  */
 export async function startSeededSite(cleanups: Cleanups, blogs = 6): Promise<SeededSite> {
-  const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'dist');
-  const mainJs = path.join(buildDir, 'server/main.js');
-  if (!existsSync(mainJs) || !existsSync(path.join(buildDir, 'web/index.html'))) {
-    throw new Error(`No built app in ${buildDir}: run \`BUILD_DIR=${path.relative(root, buildDir) || 'dist'} npm run build\` first.`);
-  }
+  const mainJs = builtServerEntry();
   // On PGlite (no DATABASE_URL); pages are asked for at the app's PUBLIC_URL, as a browser would.
   const baseUrl = (await startBuiltApp(mainJs, '', cleanups, { AUTH_REQUIRE_EMAIL_VERIFICATION: 'false' })).replace('127.0.0.1', 'localhost');
 
