@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { markUnchangedForReaders } from '../cache/response-cache.plugin.js';
-import { clientKey, enforceReadLimit, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
+import { publicReader } from '../http/public-read.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import {
   assertOwnBlog,
@@ -50,10 +51,8 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      enforceReadLimit(deps.limiter, PUBLIC_READ_LIMIT, request.ip);
-      const viewer = await deps.sessions.optionalUser(request);
-      void reply.header('cache-control', 'private, no-cache');
-      return listBlogs(serviceDeps(request), viewer?.id ?? null, request.query);
+      const viewerId = await publicReader(deps, request, reply);
+      return listBlogs(serviceDeps(request), viewerId, request.query);
     },
   );
 
@@ -69,10 +68,8 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      enforceReadLimit(deps.limiter, PUBLIC_READ_LIMIT, request.ip);
-      const viewer = await deps.sessions.optionalUser(request);
-      void reply.header('cache-control', 'private, no-cache');
-      return listAuthorBlogs(serviceDeps(request), viewer?.id ?? null, request.params.id, request.query.page);
+      const viewerId = await publicReader(deps, request, reply);
+      return listAuthorBlogs(serviceDeps(request), viewerId, request.params.id, request.query.page);
     },
   );
 
@@ -105,10 +102,8 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      enforceReadLimit(deps.limiter, PUBLIC_READ_LIMIT, request.ip);
-      const viewer = await deps.sessions.optionalUser(request);
-      void reply.header('cache-control', 'private, no-cache');
-      return getBlog(serviceDeps(request), viewer?.id ?? null, request.params.id);
+      const viewerId = await publicReader(deps, request, reply);
+      return getBlog(serviceDeps(request), viewerId, request.params.id);
     },
   );
 

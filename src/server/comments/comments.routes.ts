@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { commentInputSchema, commentListSchema, commentSchema, newCommentInputSchema } from '../../shared/comment-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { enforceReadLimit, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
+import { publicReader } from '../http/public-read.js';
 import { mailAboutComment } from './comment-mail.service.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
 
@@ -38,10 +38,8 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      enforceReadLimit(deps.limiter, PUBLIC_READ_LIMIT, request.ip);
-      const viewer = await deps.sessions.optionalUser(request);
-      void reply.header('cache-control', 'private, no-cache');
-      return listComments(serviceDeps, viewer?.id ?? null, request.params.id);
+      const viewerId = await publicReader(deps, request, reply);
+      return listComments(serviceDeps, viewerId, request.params.id);
     },
   );
 

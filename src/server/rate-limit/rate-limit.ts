@@ -39,7 +39,8 @@ export interface ReadLimit {
 
 /**
  * Per client address on the public read APIs (lists, a blog, comments): generous for a reader,
- * a stop for a scraper. Their answers from the response cache keep it too (`readLimitFor`).
+ * a stop for a scraper. Counted by `publicReader` (http/public-read.ts); their answers from the
+ * response cache keep it too (`readLimitFor`).
  */
 export const PUBLIC_READ_LIMIT: ReadLimit = {
   prefix: 'read',
@@ -56,11 +57,6 @@ export const SEARCH_LIMIT: ReadLimit = {
   rule: { max: 60, windowSeconds: 60 },
   message: 'You are searching very fast. Please wait a moment and try again.',
 };
-
-/** Counts one public read of the client's (batched: see `RateLimiter.enforceBatched`). */
-export function enforceReadLimit(limiter: RateLimiter, limit: ReadLimit, ip: string): void {
-  limiter.enforceBatched(`${limit.prefix}:${clientKey(ip)}`, limit.rule, limit.message);
-}
 
 const BATCH_EVERY_MS = 250;
 

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { searchPageSchema, searchQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { enforceReadLimit, SEARCH_LIMIT } from '../rate-limit/rate-limit.js';
+import { publicReader } from '../http/public-read.js';
+import { SEARCH_LIMIT } from '../rate-limit/rate-limit.js';
 import { searchBlogs } from './search.service.js';
 
 export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -16,11 +17,9 @@ export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       },
     },
     async (request, reply) => {
-      enforceReadLimit(deps.limiter, SEARCH_LIMIT, request.ip);
-      const viewer = await deps.sessions.optionalUser(request);
       // Each blog carries the caller's own vote: no shared cache may keep one caller's answer.
-      void reply.header('cache-control', 'private, no-cache');
-      return searchBlogs(deps, { ...request.query, viewerId: viewer?.id ?? null });
+      const viewerId = await publicReader(deps, request, reply, SEARCH_LIMIT);
+      return searchBlogs(deps, { ...request.query, viewerId });
     },
   );
 };
