@@ -19,27 +19,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
-import { benchDatabase, builtServerEntry, freePort, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
+import { benchDatabase, builtServerEntry, sequentialTimes, startBareFastify, startBuiltApp } from './support/bench-processes.js';
 
 const BLOGS = 10_000;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
 const SAMPLES = 200;
 
-// Child mode: the bare Fastify server, alone in its process.
-if (process.argv[2] === 'bare') {
-  const bare = Fastify({ logger: false });
-  bare.get('/', async () => ({ hello: 'world', items: [] }));
-  await bare.listen({ host: '127.0.0.1', port: Number(process.argv[3]) });
-} else {
-  await main();
-}
+await main();
 
 async function main() {
   const mainJs = builtServerEntry();
@@ -58,12 +49,8 @@ async function main() {
     const seedMs = performance.now() - seedStarted;
     const plans = await queryPlans(database.db);
 
-    const barePort = await freePort();
     const appBase = await startBuiltApp(mainJs, databaseUrl, cleanups);
-    const bare = start(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'bare', String(barePort)], {});
-    cleanups.push(() => stop(bare));
-    const bareBase = `http://127.0.0.1:${barePort}`;
-    await waitFor(`${bareBase}/`);
+    const bareBase = await startBareFastify(cleanups);
 
     const firstPage = (await (await fetch(`${appBase}/api/blogs?page=1`)).json()) as { items: unknown[]; hasMore: boolean };
     const deepPage = (await (await fetch(`${appBase}/api/blogs?page=1000`)).json()) as { items: unknown[]; hasMore: boolean };
@@ -76,8 +63,8 @@ async function main() {
     const listRun = await load('GET /api/blogs?page=1', `${appBase}/api/blogs?page=1`);
     const htmlRun = await load('GET / (home page HTML)', `${appBase}/`);
 
-    const page1 = await sequentialTimes(`${appBase}/api/blogs?page=1`);
-    const page1000 = await sequentialTimes(`${appBase}/api/blogs?page=1000`);
+    const page1 = await sequentialTimes(`${appBase}/api/blogs?page=1`, SAMPLES);
+    const page1000 = await sequentialTimes(`${appBase}/api/blogs?page=1000`, SAMPLES);
 
     const report = formatReport({ bareRun, listRun, htmlRun, page1, page1000, plans, databaseKind: process.env.DATABASE_URL ? 'DATABASE_URL' : 'throwaway cluster' });
     console.log(report);
@@ -117,20 +104,6 @@ async function load(name: string, url: string): Promise<LoadResult> {
   console.log(`${name}: ${row.requestsPerSecond.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
   if (row.errors || row.non2xx) throw new Error(`${name}: ${row.errors} errors and ${row.non2xx} non-2xx answers`);
   return row;
-}
-
-async function sequentialTimes(url: string) {
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES + 20; i++) {
-    const started = performance.now();
-    const response = await fetch(url);
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-    if (i >= 20) times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  return { p50: at(0.5), p95: at(0.95) };
 }
 
 /** 10,000 blogs of one author in one statement, spread over ratings and times like a real site. */

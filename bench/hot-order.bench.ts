@@ -14,16 +14,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { selectPageIds } from '../src/server/blogs/blogs.repository.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
 import type { Database } from '../src/server/db/schema.js';
-import { benchDatabase, builtServerEntry, freePort, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
+import { benchDatabase, builtServerEntry, sequentialTimes, startBareFastify, startBuiltApp } from './support/bench-processes.js';
 
 const BLOGS = 10_000;
 const PAGE_SIZE = 5;
@@ -31,13 +28,7 @@ const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
 const SAMPLES = 200;
 
-if (process.argv[2] === 'bare') {
-  const bare = Fastify({ logger: false });
-  bare.get('/', async () => ({ hello: 'world', items: [] }));
-  await bare.listen({ host: '127.0.0.1', port: Number(process.argv[3]) });
-} else {
-  await main();
-}
+await main();
 
 async function main() {
   const mainJs = builtServerEntry();
@@ -51,27 +42,24 @@ async function main() {
     await seed(database.db);
     const plans = { page1: await plan(database.db, 0), page1000: await plan(database.db, 999 * PAGE_SIZE) };
 
-    const barePort = await freePort();
     const appBase = await startBuiltApp(mainJs, databaseUrl, cleanups, { RESPONSE_CACHE_MB: '0' });
-    const bare = start(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'bare', String(barePort)], {});
-    cleanups.push(() => stop(bare));
-    await waitFor(`http://127.0.0.1:${barePort}/`);
+    const bareBase = await startBareFastify(cleanups);
 
     const deep = (await (await fetch(`${appBase}/api/blogs?sort=hot&page=1000`)).json()) as { items: unknown[]; hasMore: boolean };
     if (deep.items.length !== PAGE_SIZE || !deep.hasMore) throw new Error('Page 1,000 of the hot order does not hold 5 blogs with more after it.');
 
     const runs = [
-      await load('bare Fastify constant JSON', `http://127.0.0.1:${barePort}/`),
+      await load('bare Fastify constant JSON', `${bareBase}/`),
       await load('GET /?sort=hot (page HTML)', `${appBase}/?sort=hot`),
       await load('GET /?sort=hot&page=1000 (page HTML)', `${appBase}/?sort=hot&page=1000`),
       await load('GET /api/blogs?sort=hot&page=1', `${appBase}/api/blogs?sort=hot&page=1`),
       await load('GET /api/blogs?sort=hot&page=1000', `${appBase}/api/blogs?sort=hot&page=1000`),
     ];
     const sequential = [
-      ['/?sort=hot', await sequentialTimes(`${appBase}/?sort=hot`)],
-      ['/?sort=hot&page=1000', await sequentialTimes(`${appBase}/?sort=hot&page=1000`)],
-      ['/api/blogs?sort=hot&page=1', await sequentialTimes(`${appBase}/api/blogs?sort=hot&page=1`)],
-      ['/api/blogs?sort=hot&page=1000', await sequentialTimes(`${appBase}/api/blogs?sort=hot&page=1000`)],
+      ['/?sort=hot', await sequentialTimes(`${appBase}/?sort=hot`, SAMPLES)],
+      ['/?sort=hot&page=1000', await sequentialTimes(`${appBase}/?sort=hot&page=1000`, SAMPLES)],
+      ['/api/blogs?sort=hot&page=1', await sequentialTimes(`${appBase}/api/blogs?sort=hot&page=1`, SAMPLES)],
+      ['/api/blogs?sort=hot&page=1000', await sequentialTimes(`${appBase}/api/blogs?sort=hot&page=1000`, SAMPLES)],
     ] as const;
 
     const bareRate = runs[0]!.requestsPerSecond;
@@ -109,20 +97,6 @@ async function load(name: string, url: string): Promise<LoadResult> {
   if (result.errors + result.timeouts || result.non2xx) throw new Error(`${name}: ${result.errors + result.timeouts} errors and ${result.non2xx} non-2xx answers`);
   console.log(`${name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
   return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
-
-async function sequentialTimes(url: string) {
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES + 20; i++) {
-    const started = performance.now();
-    const response = await fetch(url);
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-    if (i >= 20) times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  return { p50: at(0.5), p95: at(0.95) };
 }
 
 /** 10,000 blogs in one statement, spread over ratings and a month of dates, then what autovacuum would do. */

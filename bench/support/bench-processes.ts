@@ -123,3 +123,28 @@ export async function startBuiltApp(mainJs: string, databaseUrl: string, cleanup
   await waitFor(`${base}/api/health`);
   return base;
 }
+
+/** Starts the bare Fastify server (bench/support/bare-fastify.ts) in its own process; answers its base URL. */
+export async function startBareFastify(cleanups: Cleanups): Promise<string> {
+  const port = await freePort();
+  const bare = start(process.execPath, ['--import', 'tsx', path.join(root, 'bench/support/bare-fastify.ts'), String(port)], {});
+  cleanups.push(() => stop(bare));
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/`);
+  return base;
+}
+
+/** The p50 and p95 of `samples` requests to `url` one after another (after 20 to warm up), in ms. */
+export async function sequentialTimes(url: string, samples: number): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < samples + 20; i++) {
+    const started = performance.now();
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    if (i >= 20) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { p50: at(0.5), p95: at(0.95) };
+}
