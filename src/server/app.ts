@@ -113,9 +113,10 @@ export async function buildApp(options: BuildAppOptions) {
   let invalidation: CacheInvalidation | undefined;
   let publicData = noPublicData;
   const cache = config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes, securityHeaders) : undefined;
-  // The public part of list pages, for every reader's answer (signed-in ones too): dropped with the cached answers.
-  const publicStore = cache && createPublicDataStore();
-  const caches = cache && publicStore && {
+  // The public part of list pages, for every reader's answer (signed-in ones too): kept beside
+  // the cached answers, and dropped with them.
+  const publicStore = createPublicDataStore();
+  const caches = cache && {
     invalidate(tags: readonly string[]) {
       cache.invalidate(tags);
       publicStore.invalidate(tags);
@@ -131,7 +132,7 @@ export async function buildApp(options: BuildAppOptions) {
     const databaseUrl = config.databaseUrl ?? database.url;
     const notices = await createCacheInvalidation({ cache: caches, db: database.db, databaseUrl, channels, log: app.log });
     app.addHook('onClose', () => notices.close());
-    if (cache && publicStore) {
+    if (cache) {
       invalidation = notices;
       publicData = createPublicData(publicStore, notices);
       registerResponseCache(app, cache, notices, limiter);

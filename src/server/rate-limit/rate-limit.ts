@@ -105,28 +105,32 @@ export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: 
     deleteExpiredCounters(db).catch(() => undefined);
   };
 
+  // A key gated until later is refused at once; a gate that has run out goes.
+  const passGate = (key: string, message: string | undefined) => {
+    const gatedUntil = blockedUntil.get(key);
+    if (gatedUntil === undefined) return;
+    if (gatedUntil > Date.now()) refuse(gatedUntil, message);
+    blockedUntil.delete(key);
+  };
+
   const enforceInMemory = (key: string, rule: RateLimitRule, message?: string) => {
-      const now = Date.now();
-      const gatedUntil = blockedUntil.get(key);
-      if (gatedUntil !== undefined) {
-        if (gatedUntil > now) refuse(gatedUntil, message);
-        blockedUntil.delete(key);
-      }
-      let window = localWindows.get(rule.windowSeconds);
-      if (!window || window.endsAt <= now) {
-        window = { endsAt: now + rule.windowSeconds * 1000, counts: new Map() };
-        localWindows.set(rule.windowSeconds, window);
-      }
-      const counted = window.counts.get(key);
-      // A crowd of new addresses cannot grow the table without bound: once full, a new key goes
-      // uncounted here until the window ends (its misses are still counted in the database).
-      if (counted === undefined && window.counts.size >= MAX_GATED_KEYS) return;
-      const count = (counted ?? 0) + 1;
-      window.counts.set(key, count);
-      if (count > maxOf(rule)) {
-        gate(key, window.endsAt);
-        refuse(window.endsAt, message);
-      }
+    passGate(key, message);
+    const now = Date.now();
+    let window = localWindows.get(rule.windowSeconds);
+    if (!window || window.endsAt <= now) {
+      window = { endsAt: now + rule.windowSeconds * 1000, counts: new Map() };
+      localWindows.set(rule.windowSeconds, window);
+    }
+    const counted = window.counts.get(key);
+    // A crowd of new addresses cannot grow the table without bound: once full, a new key goes
+    // uncounted here until the window ends (its misses are still counted in the database).
+    if (counted === undefined && window.counts.size >= MAX_GATED_KEYS) return;
+    const count = (counted ?? 0) + 1;
+    window.counts.set(key, count);
+    if (count > maxOf(rule)) {
+      gate(key, window.endsAt);
+      refuse(window.endsAt, message);
+    }
   };
 
   // Counts not yet added to the database, by window length, then key.
@@ -161,11 +165,7 @@ export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: 
       }
     },
     async enforce(key, rule, message) {
-      const gatedUntil = blockedUntil.get(key);
-      if (gatedUntil !== undefined) {
-        if (gatedUntil > Date.now()) refuse(gatedUntil, message);
-        blockedUntil.delete(key);
-      }
+      passGate(key, message);
       sweep();
       const { count, resetAt } = await countRequest(db, key, rule.windowSeconds);
       if (count > maxOf(rule)) {
