@@ -1,5 +1,7 @@
 // `npm test`: unit and API tests (Vitest), then a build and the end-to-end tests (Playwright in
-// Chromium), then one plain summary line `N passed, N failed` that CI reads.
+// Chromium), then one plain summary line `N passed, N failed` that CI reads. With
+// `TEST_ALSO_ON_NODE=<path to another node binary>` (CI gives it Node 26), the unit and API tests
+// run a second time on that Node and count in the same line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -27,17 +29,26 @@ let passed = 0;
 let failed = 0;
 const problems = [];
 
-// 1. Vitest: unit and API tests (PGlite, and Postgres too when TEST_DATABASE_URL is set).
-const vitestJson = path.join(results, 'vitest.json');
-const vitestStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
-const vitest = readJson(vitestJson);
-if (vitest) {
-  passed += vitest.numPassedTests;
-  failed += vitest.numFailedTests;
-  if (vitestStatus !== 0 && vitest.numFailedTests === 0) problems.push(`vitest exited with ${vitestStatus} (a suite failed to load?)`);
-} else {
-  problems.push('vitest produced no results');
+// 1. Vitest: unit and API tests (PGlite, and Postgres too when TEST_DATABASE_URL is set), on the
+// Node that runs this script (npm puts the project's Node 24 first on PATH), then on a second one.
+function vitestOn(node, name) {
+  console.log(`Unit and API tests on Node ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
+  const vitestJson = path.join(results, `vitest-${name}.json`);
+  const vitestCli = path.join(root, 'node_modules/vitest/vitest.mjs');
+  // The second Node comes first on PATH too, so every process the tests spawn runs on it.
+  const env = { PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` };
+  const vitestStatus = run(node, [vitestCli, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`], env);
+  const vitest = readJson(vitestJson);
+  if (vitest) {
+    passed += vitest.numPassedTests;
+    failed += vitest.numFailedTests;
+    if (vitestStatus !== 0 && vitest.numFailedTests === 0) problems.push(`vitest on ${name} exited with ${vitestStatus} (a suite failed to load?)`);
+  } else {
+    problems.push(`vitest on ${name} produced no results`);
+  }
 }
+vitestOn(process.execPath, 'main');
+if (process.env.TEST_ALSO_ON_NODE) vitestOn(process.env.TEST_ALSO_ON_NODE, 'second');
 
 // 2. Build, then Playwright against the built app.
 const buildStatus = process.env.SKIP_BUILD ? 0 : run('npm', ['run', 'build', '--silent']);

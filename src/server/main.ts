@@ -74,7 +74,7 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Blogging site ready at ${config.publicUrl} (database: ${database.kind})`);
+  app.log.info(`Blogging site ready at ${config.publicUrl} (database: ${database.kind}, Node ${process.version})`);
   if (config.imageBackfillOnStart) {
     // In the background, after listen: older images keep working (without srcset) meanwhile.
     backfillDone = backfillImageVariants(

@@ -25,11 +25,12 @@ export function startServer(env: Record<string, string>, options: { umask?: numb
   });
   children.push(child);
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  // The log goes to stdout: left unread, a full pipe would block the server mid-request.
-  child.stdout!.resume();
+  // The log goes to stdout: read as it comes, since a full pipe would block the server mid-request.
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, stderr: () => stderr };
+  return { child, exited, stderr: () => stderr, stdout: () => stdout };
 }
 
 export async function freePort(): Promise<number> {
