@@ -98,5 +98,8 @@ function preparingPool(pool: pg.Pool): PostgresPool {
       return prepared;
     },
     end: () => pool.end(),
+    // Kysely opens a control connection with these to cancel a statement that is taking too long.
+    Client: pg.Client,
+    options: pool.options,
   };
 }

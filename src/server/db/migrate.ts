@@ -1,4 +1,5 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import * as authTables from './migrations/2026-11-22-01-auth-tables.js';
 import * as contactAndRateLimits from './migrations/2026-11-22-02-contact-and-rate-limits.js';
 import * as blogs from './migrations/2026-11-22-03-blogs.js';
