@@ -29,6 +29,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { contactRoutes } from './contact/contact.routes.js';
 import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
+import { registerBadCharacterGuard } from './http/bad-characters.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
@@ -95,6 +96,8 @@ export async function buildApp(options: BuildAppOptions) {
   app.server.maxConnections = config.http.maxConnections;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First of all hooks: a NUL anywhere in a request is bad input, answered before any other work.
+  registerBadCharacterGuard(app);
 
   const mailer = options.mailer ?? createMailer(config, app.log);
   const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }) });

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app-deps.js';
 import { badRequest, notFound, unsupportedMediaType } from '../errors.js';
+import { rejectNul } from '../http/bad-characters.js';
+import { errorCodeForStatus } from '../http/error-handler.js';
 import { CLIENT_IP_HEADER } from './auth.js';
 import { createAuthGuards, type AuthRequest } from './auth-guards.js';
 
@@ -50,6 +52,7 @@ export function parseAuthRequest(request: FastifyRequest, publicUrl: string): Pa
     throw unsupportedMediaType('Send the request body as JSON (Content-Type: application/json).');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
+  rejectNul(body);
   return {
     method: request.method,
     url,
@@ -70,6 +73,36 @@ export function toFetchRequest(request: FastifyRequest, parsed: ParsedAuthReques
   return new Request(parsed.url, { method: request.method, headers, body: parsed.forwardBody?.data });
 }
 
+/**
+ * Better Auth answers its errors as `{ code, message }`, or with no body at all (an unknown
+ * endpoint's 404): every one leaves as the API's error shape, `{ error, message }`, keeping
+ * Better Auth's own fields beside it for its client.
+ */
+export function authErrorBody(status: number, body: Buffer | null): Record<string, unknown> {
+  // As in our own error handler, a 5xx says nothing of its cause.
+  if (status >= 500 && status !== 503) return { error: 'INTERNAL', message: DEFAULT_MESSAGES[500] };
+  let parsed: unknown;
+  try {
+    parsed = body && body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const fields = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const code = typeof fields.code === 'string' && fields.code ? fields.code : errorCodeForStatus(status);
+  const message = typeof fields.message === 'string' && fields.message ? fields.message : (DEFAULT_MESSAGES[status] ?? 'The request could not be completed.');
+  return { ...fields, error: code, message };
+}
+
+const DEFAULT_MESSAGES: Record<number, string> = {
+  400: 'The request is not valid.',
+  401: 'You need to sign in first.',
+  403: 'You are not allowed to do that.',
+  404: 'Not found.',
+  405: 'That method is not allowed here.',
+  429: 'Too many requests. Please wait a moment and try again.',
+  500: 'Something went wrong on our side. Please try again.',
+};
+
 /** Mounts Better Auth's own endpoints at /api/auth/*, behind our guards. */
 export const authRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   const guards = createAuthGuards({ limiter: deps.limiter, config: deps.config });
@@ -88,7 +121,10 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       response.headers.forEach((value, key) => {
         void reply.header(key, value);
       });
-      return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+      const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+      if (response.status < 400) return reply.send(body);
+      void reply.removeHeader('content-length');
+      return reply.type('application/json; charset=utf-8').send(authErrorBody(response.status, body));
     },
   });
 };

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { BLOG_MAX_LENGTH, TITLE_MAX_LENGTH } from '../../shared/constants.js';
 import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import { rejectNul } from '../http/bad-characters.js';
 import { MAX_UPLOAD_BYTES } from '../images/image-processing.js';
 
 export interface UploadedFile {
@@ -73,6 +74,7 @@ export async function readBlogForm(request: FastifyRequest): Promise<BlogForm> {
     failure ??= toFormError(error);
   }
   if (failure) throw failure;
+  rejectNul(form.fields);
   return form;
 }
 

@@ -18,6 +18,11 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'TOO_MANY_REQUESTS',
 };
 
+/** The code of the error shape for an answer that has only a status. */
+export function errorCodeForStatus(status: number): string {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST');
+}
+
 /** The one place that turns errors into `{ error, message }`. 5xx details stay in the log. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
@@ -39,7 +44,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err }, 'request failed');
       return reply.status(500).send({ error: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' });
     }
-    const code = CODE_BY_STATUS[status] ?? 'BAD_REQUEST';
+    const code = errorCodeForStatus(status);
     return reply.status(status).send({ error: err.code && !err.code.startsWith('FST_') ? err.code : code, message: err.message });
   });
 }
