@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import fastifyCompress from '@fastify/compress';
 import fastifySwagger from '@fastify/swagger';
@@ -31,6 +32,8 @@ import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerBadCharacterGuard } from './http/bad-characters.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { loggerOptions, registerRequestId } from './http/logging.js';
+import { registerMetrics } from './metrics/metrics.plugin.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
@@ -79,7 +82,9 @@ declare module 'fastify' {
 export async function buildApp(options: BuildAppOptions) {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? loggerOptions(config),
+    // A random id per request: on every log line of the request and in its answer's `x-request-id`.
+    genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // A client that trickles its request, or holds a connection open doing nothing, is cut off.
@@ -96,6 +101,7 @@ export async function buildApp(options: BuildAppOptions) {
   app.server.maxConnections = config.http.maxConnections;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestId(app);
   // First of all hooks: a NUL anywhere in a request is bad input, answered before any other work.
   registerBadCharacterGuard(app);
 
@@ -116,6 +122,8 @@ export async function buildApp(options: BuildAppOptions) {
   let invalidation: CacheInvalidation | undefined;
   let publicData = noPublicData;
   const cache = config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes, securityHeaders) : undefined;
+  // Before the cache's hook, which answers hits without running the hooks after it.
+  if (config.metrics) await registerMetrics(app, config.metrics, { database, cacheCounts: cache?.counts });
   // The public part of list pages, for every reader's answer (signed-in ones too): kept beside
   // the cached answers, and dropped with them.
   const publicStore = createPublicDataStore();

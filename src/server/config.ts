@@ -96,6 +96,8 @@ const envSchema = z.object({
     .transform((value) => (value ?? '').split(',').map((email) => email.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.email({ message: 'must be e-mail addresses separated by commas' }))),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  METRICS_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65535, 'must be a port number').optional(),
 });
 
 export interface S3Config {
@@ -161,6 +163,11 @@ export interface Config {
   /** Addresses of the moderators (`MODERATOR_EMAILS`), lower-cased. */
   moderatorEmails: string[];
   logLevel: string;
+  /**
+   * Prometheus metrics: at `/metrics` on the site's port for a `Bearer` of `METRICS_TOKEN`, and/or
+   * on a port of their own (`METRICS_PORT`, same host). Off (nothing loaded) when neither is set.
+   */
+  metrics?: { token?: string; port?: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -228,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     moderatorEmails: e.MODERATOR_EMAILS,
     logLevel: e.LOG_LEVEL,
+    metrics: e.METRICS_TOKEN || e.METRICS_PORT ? { token: e.METRICS_TOKEN, port: e.METRICS_PORT } : undefined,
   };
 }
 

@@ -130,7 +130,10 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
     const state: CacheState = { tags, generation: cache.generation, hit: false };
     states.set(request, state);
     const entry = cache.get(request.url);
-    if (!entry) return done();
+    if (!entry) {
+      cache.counts.misses += 1;
+      return done();
+    }
     const limit = readLimitFor(request.url);
     if (limit) {
       try {
@@ -142,6 +145,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       }
     }
     state.hit = true;
+    cache.counts.hits += 1;
     void reply.hijack();
     if (request.headers['if-none-match'] === entry.etag) {
       reply.raw.writeHead(304, entry.notModifiedHeaders).end();

@@ -31,6 +31,8 @@ export type Encoding = 'br' | 'gzip' | 'identity';
  */
 export class ResponseCache {
   private readonly entries: TaggedLru<CachedResponse>;
+  /** Cacheable requests answered from memory, and those that were not (read by the metrics). */
+  readonly counts = { hits: 0, misses: 0 };
 
   /** `securityHeaders` go out on every hit, like on every other answer. */
   constructor(maxBytes: number, readonly securityHeaders: Record<string, string> = {}) {

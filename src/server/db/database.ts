@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, type LogEvent, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { makePrivateDir } from './private-files.js';
@@ -22,7 +22,27 @@ export interface DatabaseHandle {
    * its own (`cache/cache-invalidation.ts`).
    */
   listen?: (channel: string, onNotice: (payload: string) => void) => Promise<void>;
+  /** Hears every statement's duration (the metrics); returns how to stop hearing. */
+  observeQueries(listener: QueryListener): () => void;
+  /** Postgres only: the pool's connections now (the metrics). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
+}
+
+export type QueryListener = (durationMs: number, failed: boolean) => void;
+
+/** Kysely's log hook, fanned out to whoever listens (nobody, unless metrics are on). */
+function queryObservers() {
+  const listeners = new Set<QueryListener>();
+  return {
+    log(event: LogEvent) {
+      for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
+    },
+    observeQueries(listener: QueryListener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }
 
 export interface DatabaseOptions {
@@ -42,8 +62,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // An idle connection that the server drops (a restart, a failover, an administrator) must not
     // crash the process: the pool discards it and opens a new one on the next query.
     pool.on('error', (err) => console.error(`database: idle connection lost (${err.message})`));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
-    return { db, kind: 'postgres', url: options.databaseUrl, close: () => db.destroy() };
+    const observers = queryObservers();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), log: observers.log });
+    return {
+      db,
+      kind: 'postgres',
+      url: options.databaseUrl,
+      observeQueries: observers.observeQueries,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
 
   let dataDir: string | undefined;
@@ -54,12 +82,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     makePrivateDir(dataDir);
   }
   const pglite = await PGlite.create({ dataDir, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const observers = queryObservers();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), log: observers.log });
   // Destroying the Kysely driver closes PGlite, which flushes its files.
   return {
     db,
     kind: 'pglite',
     dump: () => pglite.dumpDataDir('gzip'),
+    observeQueries: observers.observeQueries,
     listen: async (channel, onNotice) => {
       await pglite.listen(channel, onNotice);
     },

@@ -23,7 +23,8 @@ export interface Mailer {
 
 /**
  * `SMTP_URL` set: messages go out through SMTP. Unset: each message is written as an RFC 5322
- * `.eml` file under `DATA_DIR/mail/` and its links are logged, so nothing is lost offline.
+ * `.eml` file under `DATA_DIR/mail/`, so nothing is lost offline, and the log names the file. Not
+ * its address nor its links: those carry sign-in tokens, and no log line may hold either.
  */
 export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer {
   const from = config.mail.from;
@@ -47,7 +48,7 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
       const temporary = path.join(outbox, `.${name}.tmp`);
       await writeFile(temporary, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       await rename(temporary, path.join(outbox, name));
-      logger.info({ to: message.to, subject: message.subject, file: name, links: extractLinks(message.text) }, 'mail written to outbox');
+      logger.info({ subject: message.subject, file: path.join(outbox, name) }, 'mail written to outbox');
     },
     close: () => transport.close(),
   };

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { Config } from '../config.js';
+
+/** Query parameters whose values are worth a log line and cannot carry a secret or an address. */
+const LOGGED_QUERY_VALUES = new Set(['page', 'sort', 'author', 'part']);
+/** Path segments after these carry a secret (Better Auth's password-reset links). */
+const SECRET_AFTER = new Set(['reset-password']);
+const REDACTED = '[redacted]';
+
+/**
+ * The request's URL as it may be logged: sign-in, verification, reset and unsubscribe links carry
+ * tokens (and some carry e-mail addresses) in the query or the path, so every query value but a
+ * few harmless ones, and any path segment after a secret-bearing one, is replaced.
+ */
+export function urlForLog(url: string): string {
+  const queryStart = url.indexOf('?');
+  const pathPart = queryStart === -1 ? url : url.slice(0, queryStart);
+  const segments = pathPart.split('/');
+  const safePath = segments
+    .map((segment, index) => (index > 0 && SECRET_AFTER.has(segments[index - 1]!) && segment ? REDACTED : segment.includes('%40') || segment.includes('@') ? REDACTED : segment))
+    .join('/');
+  if (queryStart === -1) return safePath;
+  const query = url.slice(queryStart + 1).split('&').map((pair) => {
+    const equals = pair.indexOf('=');
+    if (equals === -1) return pair;
+    const key = pair.slice(0, equals);
+    return LOGGED_QUERY_VALUES.has(key) ? pair : `${key}=${REDACTED}`;
+  });
+  return `${safePath}?${query.join('&')}`;
+}
+
+/**
+ * Pino, through Fastify: JSON lines in production and tests, pretty ones in development
+ * (pino-pretty, a development dependency). Every line of a request carries its id (`reqId`); no
+ * line carries a cookie, an authorization header, a token or an e-mail address.
+ */
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    serializers: {
+      req: (request: FastifyRequest) => ({ method: request.method, url: urlForLog(request.url), remoteAddress: request.ip }),
+    },
+    redact: {
+      paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', 'email', '*.email', 'to', '*.to', 'token', '*.token', 'password', '*.password'],
+      censor: REDACTED,
+    },
+    ...(config.env === 'development' ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+  };
+}
+
+/** Every answer names its request (`x-request-id`), so an error a reader reports can be found in the log. */
+export function registerRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    // On the raw response: answers the response cache writes straight to the socket carry it too.
+    reply.raw.setHeader('x-request-id', request.id);
+    done();
+  });
+}

@@ -1,0 +1,132 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readOutbox } from '../testing/outbox-reader.js';
+import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { postBlog } from '../testing/test-blogs.js';
+import { signUpUser, uniqueEmail } from '../testing/test-users.js';
+import { urlForLog } from '../http/logging.js';
+
+const TOKEN = 'a-metrics-token-long-enough';
+const metricsHeaders = { authorization: `Bearer ${TOKEN}` };
+
+// Each test builds an app of its own (one starts a server process on an empty folder): slow on a busy machine.
+describe('metrics, readiness and request ids', { timeout: 120_000 }, () => {
+  let ctx: TestApp | undefined;
+  afterEach(async () => {
+    await ctx?.close();
+    ctx = undefined;
+  });
+
+  it('has no /metrics unless the operator turns it on', async () => {
+    ctx = await createTestApp();
+    expect((await ctx.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+  });
+
+  it('serves Prometheus metrics for the token only: requests by route pattern, cache, database, event loop', async () => {
+    ctx = await createTestApp({ METRICS_TOKEN: TOKEN, RESPONSE_CACHE_MB: '8' });
+    const user = await signUpUser(ctx.app);
+    const blog = await postBlog(ctx.app, user, { title: 'Counted', blog: 'Text.' });
+    for (let i = 0; i < 3; i += 1) await ctx.app.inject({ method: 'GET', url: '/api/blogs?page=1' });
+    await ctx.app.inject({ method: 'GET', url: `/api/blogs/${blog.id}` });
+
+    for (const authorization of [undefined, 'Bearer wrong-token-of-some-length', `Basic ${TOKEN}`]) {
+      const refused = await ctx.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toMatchObject({ error: 'UNAUTHORIZED' });
+    }
+    const response = await ctx.app.inject({ method: 'GET', url: '/metrics', headers: metricsHeaders });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/plain');
+    const text = response.body;
+    // By pattern, never by raw URL: one series for every blog.
+    expect(text).toMatch(/http_requests_total\{route="\/api\/blogs",method="GET",status="200"\} 3/);
+    expect(text).toMatch(/http_requests_total\{route="\/api\/blogs\/:id",method="GET",status="200"\} 1/);
+    expect(text).not.toContain(blog.id);
+    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.1",route="\/api\/blogs",method="GET"\}/);
+    // The first list request filled the cache, the next two were hits.
+    expect(text).toMatch(/response_cache_hits_total 2/);
+    expect(text).toMatch(/response_cache_misses_total [1-9]/);
+    expect(text).toMatch(/db_query_duration_seconds_count\{outcome="ok"\} [1-9]/);
+    expect(text).toMatch(/db_pool_connections\{state="total"\} 1/);
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  it('says it is ready when the database and the image store answer, and 503 when the store does not', async () => {
+    ctx = await createTestApp();
+    const ready = await ctx.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', storage: 'ok' } });
+    await ctx.close();
+
+    // An S3 endpoint where nothing listens: the store cannot be reached.
+    ctx = await createTestApp({ S3_BUCKET: 'unreachable', S3_ENDPOINT: `http://127.0.0.1:${await freePort()}`, S3_ACCESS_KEY_ID: 'x', S3_SECRET_ACCESS_KEY: 'y' });
+    const notReady = await ctx.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.json()).toMatchObject({ error: 'SERVICE_UNAVAILABLE', checks: { database: 'ok', storage: 'failed' } });
+    // Liveness does not depend on the store.
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+
+  it('names each request in its answer, a cache hit and an error included', async () => {
+    ctx = await createTestApp({ RESPONSE_CACHE_MB: '8' });
+    const ids = new Set<string>();
+    for (const url of ['/api/blogs?page=1', '/api/blogs?page=1', '/api/blogs/not-a-blog', '/api/nothing-here']) {
+      const response = await ctx.app.inject({ method: 'GET', url });
+      const id = response.headers['x-request-id'];
+      expect(id, url).toMatch(/^[0-9a-f-]{36}$/);
+      ids.add(String(id));
+    }
+    expect(ids.size).toBe(4);
+  });
+
+  it('keeps tokens and e-mail addresses out of logged URLs', () => {
+    expect(urlForLog('/api/auth/magic-link/verify?token=abc123&callbackURL=%2F')).toBe('/api/auth/magic-link/verify?token=[redacted]&callbackURL=[redacted]');
+    expect(urlForLog('/api/auth/reset-password/tok123?callbackURL=%2Freset')).toBe('/api/auth/reset-password/[redacted]?callbackURL=[redacted]');
+    expect(urlForLog('/?sort=hot&page=2')).toBe('/?sort=hot&page=2');
+    expect(urlForLog('/author/someone%40example.com')).toBe('/author/[redacted]');
+  });
+
+  it('writes no e-mail address, token or cookie to a real run’s log, and a request id on each request line', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-logs-'));
+    const publicUrl = `http://localhost:${port}`;
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: publicUrl, LOG_LEVEL: 'debug', AUTH_REQUIRE_EMAIL_VERIFICATION: 'false' });
+    await waitForHealth(port, 180_000);
+    const base = `http://127.0.0.1:${port}`;
+    const headers = { origin: publicUrl, 'content-type': 'application/json' };
+    const email = uniqueEmail('logged');
+    const password = 'a long enough password';
+    const signUp = await fetch(`${base}/api/auth/sign-up/email`, { method: 'POST', headers, body: JSON.stringify({ email, password, name: 'Logged' }) });
+    expect(signUp.status).toBe(200);
+    const cookie = signUp.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers, body: JSON.stringify({ email, password: 'a wrong password!' }) });
+    await fetch(`${base}/api/auth/sign-in/magic-link`, { method: 'POST', headers, body: JSON.stringify({ email }) });
+    let link: string | undefined;
+    for (let tries = 0; tries < 100 && !link; tries += 1) {
+      link = (await readOutbox(path.join(dataDir, 'mail'))).find((mail) => mail.to.includes(email))?.links[0];
+      if (!link) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const token = new URL(link!).searchParams.get('token')!;
+    expect(token.length).toBeGreaterThan(10);
+    await fetch(`${base}/api/auth/magic-link/verify?token=${encodeURIComponent(token)}`, { redirect: 'manual' });
+    await fetch(`${base}/api/contact`, { method: 'POST', headers, body: JSON.stringify({ email, message: 'Hello from the log test.' }) });
+    await fetch(`${base}/api/account`, { headers: { cookie } });
+    await fetch(`${base}/api/blogs?page=1`, { headers: { cookie } });
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const log = server.stdout() + server.stderr();
+    const sessionValue = decodeURIComponent(cookie.split('=')[1]!.split(';')[0]!).split('.')[0]!;
+    expect(log).toContain('incoming request');
+    expect(log).not.toContain(email);
+    expect(log).not.toContain(email.split('@')[0]!);
+    expect(log.split("\n").filter((line) => line.includes(token))).toEqual([]);
+    expect(log).not.toContain(sessionValue);
+    const requestLines = log.split('\n').filter((line) => line.includes('"req"'));
+    expect(requestLines.length).toBeGreaterThan(5);
+    for (const line of requestLines) expect(JSON.parse(line).reqId).toMatch(/^[0-9a-f-]{36}$/);
+  }, 300_000);
+});
