@@ -54,6 +54,19 @@ describe('metrics, readiness and request ids', { timeout: 120_000 }, () => {
     expect(text).toContain('nodejs_eventloop_lag_seconds');
   });
 
+  it('serves the metrics on a port of their own when METRICS_PORT is set', async () => {
+    const metricsPort = await freePort();
+    ctx = await createTestApp({ METRICS_PORT: String(metricsPort) });
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = ctx.app.server.address() as { port: number };
+    await fetch(`http://127.0.0.1:${port}/api/blogs?page=1`);
+    const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/http_requests_total\{route="\/api\/blogs",method="GET",status="200"\} 1/);
+    // Not on the site's own port: only the token would open it there.
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+  });
+
   it('says it is ready when the database and the image store answer, and 503 when the store does not', async () => {
     ctx = await createTestApp();
     const ready = await ctx.app.inject({ method: 'GET', url: '/api/health/ready' });
