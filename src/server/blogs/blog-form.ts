@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { BLOG_MAX_LENGTH, TITLE_MAX_LENGTH } from '../../shared/constants.js';
-import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import type { AppError} from '../errors.js';
+import { badRequest, unsupportedMediaType } from '../errors.js';
 import { rejectNul } from '../http/bad-characters.js';
-import { MAX_UPLOAD_BYTES } from '../images/image-processing.js';
+import { toMultipartError, type MultipartMessages } from '../http/multipart-errors.js';
+import { imageTooLarge, MAX_UPLOAD_BYTES } from '../images/image-processing.js';
 
 export interface UploadedFile {
   filename: string;
@@ -16,7 +18,6 @@ export interface BlogForm {
 
 const TEXT_FIELDS = ['title', 'blog', 'status'] as const;
 const IMAGE_FIELD = 'image';
-const MAX_UPLOAD_MB = Math.round(MAX_UPLOAD_BYTES / (1024 * 1024));
 
 /**
  * Busboy's limits. A field may be longer than the schema allows (so the schema, not the
@@ -31,8 +32,6 @@ export const BLOG_FORM_LIMITS = {
   fieldSize: 4 * Math.max(BLOG_MAX_LENGTH, TITLE_MAX_LENGTH) + 1024,
   headerPairs: 20,
 };
-
-export const imageTooLarge = () => payloadTooLarge(`The image is too large: at most ${MAX_UPLOAD_MB} MB.`);
 
 /**
  * Reads a multipart blog form: the text fields `title`, `blog` and `status`, and at most one file
@@ -89,21 +88,13 @@ function fieldTooLong(name: (typeof TEXT_FIELDS)[number]): string {
     : `The content is too long: at most ${BLOG_MAX_LENGTH} characters.`;
 }
 
-/** @fastify/multipart's own errors carry FST_ codes; each gets a message a person can act on. */
+const BLOG_FORM_MESSAGES: MultipartMessages = {
+  fileTooLarge: imageTooLarge,
+  tooManyFiles: () => badRequest('Send at most one image.'),
+  tooManyParts: () => badRequest('The form has too many fields: send title, blog, an optional status and an optional image.'),
+  malformed: 'The form could not be read: the upload was cut off or malformed. Please try again.',
+};
+
 function toFormError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return imageTooLarge();
-    case 'FST_FILES_LIMIT':
-      return badRequest('Send at most one image.');
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return badRequest('The form has too many fields: send title, blog, an optional status and an optional image.');
-    case 'FST_PROTO_VIOLATION':
-      return badRequest('The form has a field with a forbidden name.');
-    default:
-      return badRequest('The form could not be read: the upload was cut off or malformed. Please try again.');
-  }
+  return toMultipartError(error, BLOG_FORM_MESSAGES);
 }

@@ -7,13 +7,7 @@ import { createImageStorage } from '../storage/storage.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { renderUnrenderedBlogs } from './blog-rendering.service.js';
-
-async function multipart(fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  const encoded = new Response(form);
-  return { payload: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } };
-}
+import { multipart } from '../testing/multipart.js';
 
 async function writeBlog(t: TestApp, user: TestUser, blog: string, options: { id?: string; title?: string } = {}): Promise<Blog> {
   const body = await multipart({ title: options.title ?? 'Markdown post', blog });

@@ -14,27 +14,7 @@ import { createImageStorage, type ImageStorage } from '../storage/storage.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { noisyJpeg, pngBomb, solidPng } from '../testing/image-fixtures.js';
-
-interface FilePart {
-  name?: string;
-  data: Buffer;
-  filename: string;
-  type?: string;
-}
-
-/** A real multipart body, built the way a browser's FormData is sent. */
-async function multipart(fields: Record<string, string>, file?: FilePart) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  if (file) {
-    form.append(file.name ?? 'image', new Blob([new Uint8Array(file.data)], { type: file.type ?? 'application/octet-stream' }), file.filename);
-  }
-  const encoded = new Response(form);
-  return {
-    payload: Buffer.from(await encoded.arrayBuffer()),
-    headers: { 'content-type': encoded.headers.get('content-type')! },
-  };
-}
+import { multipart, type FilePart } from '../testing/multipart.js';
 
 describe('blogs API', () => {
   let t: TestApp;
@@ -198,7 +178,7 @@ describe('blogs API', () => {
     });
 
     it('answers 404 for an unknown id and for a malformed one, never 500', async () => {
-      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '1', "1' or '1'='1", '%00', 'x'.repeat(99)]) {
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '1', "1' or '1'='1", 'x'.repeat(99)]) {
         for (const method of ['GET', 'DELETE'] as const) {
           const response = await t.app.inject({ method, url: `/api/blogs/${id}`, headers: { origin: TEST_PUBLIC_URL, cookie: owner.cookie } });
           expect(response.statusCode, `${method} ${id}`).toBe(404);
@@ -207,6 +187,8 @@ describe('blogs API', () => {
         const patch = await send('PATCH', `/api/blogs/${id}`, owner, { title: 'a', blog: 'b' });
         expect(patch.statusCode, `PATCH ${id}`).toBe(404);
       }
+      // A NUL is bad input wherever it is (http/bad-characters.ts): 400, not a search for the blog.
+      expect((await t.app.inject({ method: 'GET', url: '/api/blogs/%00' })).statusCode).toBe(400);
       // Past Fastify's parameter length, the router itself refuses the URL.
       expect((await t.app.inject({ method: 'GET', url: `/api/blogs/${'x'.repeat(500)}` })).statusCode).toBe(414);
     });

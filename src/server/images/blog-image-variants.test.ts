@@ -7,19 +7,16 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { solidPng } from '../testing/image-fixtures.js';
 import { allImageKeys } from './stored-image.js';
-
-async function multipart(fields: Record<string, string>, image?: Buffer) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  if (image) form.append('image', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'photo.png');
-  const encoded = new Response(form);
-  return { payload: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } };
-}
+import { multipart as encodeForm } from '../testing/multipart.js';
 
 /**
  * The API's image metadata, and every file of an image removed with it, on both storages:
  * local (files under DATA_DIR/uploads, served by the app) and S3 (objects in s3rver).
  */
+/** The blog form with an optional PNG cover. */
+const multipart = (fields: Record<string, string>, image?: Buffer) =>
+  encodeForm(fields, image && { data: image, filename: 'photo.png', type: 'image/png' });
+
 describe.each(['local', 's3'] as const)('blog image variants with %s storage', (kind) => {
   let s3: S3TestServer | undefined;
   let t: TestApp;

@@ -3,6 +3,10 @@ import { payloadTooLarge, unsupportedMediaType } from '../errors.js';
 
 /** The multipart route stops reading an upload past this many bytes. */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+const MAX_UPLOAD_MB = Math.round(MAX_UPLOAD_BYTES / (1024 * 1024));
+
+/** The 413 for an upload past MAX_UPLOAD_BYTES, whichever form it came in. */
+export const imageTooLarge = () => payloadTooLarge(`The image is too large: at most ${MAX_UPLOAD_MB} MB.`);
 /** A few kilobytes of PNG can declare billions of pixels; refuse them before decoding. */
 export const MAX_INPUT_PIXELS = 40_000_000;
 export const MAX_WIDTH = 1600;

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest, unsupportedMediaType } from '../errors.js';
-import { imageTooLarge } from '../blogs/blog-form.js';
-import { MAX_UPLOAD_BYTES } from '../images/image-processing.js';
+import type { AppError} from '../errors.js';
+import { badRequest, unsupportedMediaType } from '../errors.js';
+import { toMultipartError } from '../http/multipart-errors.js';
+import { imageTooLarge, MAX_UPLOAD_BYTES } from '../images/image-processing.js';
 
 const IMAGE_FIELD = 'image';
 
@@ -50,16 +51,10 @@ export async function readInlineImageForm(request: FastifyRequest): Promise<{ fi
 }
 
 function toUploadError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return imageTooLarge();
-    case 'FST_FILES_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return sendOneImage();
-    default:
-      return badRequest('The upload could not be read: it was cut off or malformed. Please try again.');
-  }
+  return toMultipartError(error, {
+    fileTooLarge: imageTooLarge,
+    tooManyFiles: sendOneImage,
+    tooManyParts: sendOneImage,
+    malformed: 'The upload could not be read: it was cut off or malformed. Please try again.',
+  });
 }

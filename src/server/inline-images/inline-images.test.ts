@@ -15,16 +15,12 @@ import { noisyJpeg, solidPng } from '../testing/image-fixtures.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { inlineImageKeysOf, startInlineImageSweep, sweepUnclaimedInlineImages } from './inline-images.service.js';
+import { multipart as encodeForm, type FilePart } from '../testing/multipart.js';
 
 const DAY_MS = 24 * 3_600_000;
 
-async function multipart(fields: Record<string, string>, file?: { name?: string; data: Buffer; filename: string; type?: string }) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  if (file) form.append(file.name ?? 'image', new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.filename);
-  const encoded = new Response(form);
-  return { payload: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } };
-}
+/** The editor's upload: its parts are PNGs unless a test says otherwise. */
+const multipart = (fields: Record<string, string>, file?: FilePart) => encodeForm(fields, file && { type: 'image/png', ...file });
 
 describe('images inside a blog', () => {
   let t: TestApp;

@@ -20,6 +20,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What every request that never reached the server says (the API client, Better Auth's, the AI stream). */
+export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+
 /** The one HTTP client of the web app: same-origin, cookies included, errors as `ApiError`. */
 export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
   const headers = new Headers(init.headers);
@@ -31,7 +34,7 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
     response = await transport(path, { ...init, headers, credentials: 'same-origin' });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check your connection and try again.');
+    throw new ApiError(0, 'NETWORK', NETWORK_ERROR_MESSAGE);
   }
   if (response.status === 204) return undefined as T;
   const text = await response.text();

@@ -1,6 +1,6 @@
 import { emailOTPClient, magicLinkClient } from 'better-auth/client/plugins';
 import { createAuthClient } from 'better-auth/client';
-import { ApiError } from './api-client';
+import { ApiError, NETWORK_ERROR_MESSAGE } from './api-client';
 
 /**
  * Better Auth's client, talking to /api/auth on our own origin. Loaded on demand (see
@@ -38,7 +38,7 @@ export async function authCall<T>(request: Promise<{ data: T; error: null } | { 
   try {
     result = await request;
   } catch {
-    throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check your connection and try again.');
+    throw new ApiError(0, 'NETWORK', NETWORK_ERROR_MESSAGE);
   }
   if (result.error) {
     const { code, message, status, statusText } = result.error;

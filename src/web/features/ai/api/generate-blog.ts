@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ApiErrorBody } from '../../../../shared/api-error';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, NETWORK_ERROR_MESSAGE } from '../../../lib/api-client';
 import { readServerSentEvents } from './read-server-sent-events';
 
 /** What `POST /api/ai/generate` streams (see its OpenAPI description). */
@@ -34,7 +34,7 @@ export async function generateBlog(signal: AbortSignal, handlers: GenerationHand
     });
   } catch (err) {
     if (signal.aborted) throw err;
-    throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check your connection and try again.');
+    throw new ApiError(0, 'NETWORK', NETWORK_ERROR_MESSAGE);
   }
   if (!response.ok || !response.body) throw await errorFromResponse(response);
 
