@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { strongEtag } from '../http/conditional-get.js';
 import { TaggedLru } from './tagged-lru.js';
 
 /** What a cached answer needs to be sent again: its bytes, their type, and how long others may keep it. */
@@ -7,6 +7,8 @@ export interface CachedResponse {
   body: Buffer;
   contentType: string;
   cacheControl?: string;
+  /** The answer's `Last-Modified` as sent (feeds and sitemaps send one), so a hit revalidates with `If-Modified-Since` too. */
+  lastModified?: string;
   /** A strong validator: the same bytes give the same tag, in every process. */
   etag: string;
   /** What a write must invalidate for this entry to go: `lists`, `blog:{id}`. */
@@ -60,6 +62,7 @@ export class ResponseCache {
       'x-cache', 'hit',
       'vary', 'accept-encoding, cookie',
       ...(entry.cacheControl ? ['cache-control', entry.cacheControl] : []),
+      ...(entry.lastModified ? ['last-modified', entry.lastModified] : []),
     ];
     const withBody = (encoding: Encoding, bytes: Buffer) => [
       ...common,
@@ -91,8 +94,4 @@ export class ResponseCache {
   get size(): number {
     return this.entries.size;
   }
-}
-
-function strongEtag(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
