@@ -4,7 +4,7 @@ import type { Blog } from '../../shared/blog-schema.js';
 import type { App } from '../app.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
-import { htmlElements, htmlText } from './test-support/html-text.js';
+import { htmlElements, htmlText } from '../testing/html-text.js';
 
 /**
  * The feeds as feed readers see them: parsed by feedsmith (a feed reader's parser from npm, not

@@ -10,7 +10,7 @@ import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { authorWithNewestBlogs, blogsById, newestBlogs, sitemapParts } from './feeds.repository.js';
 import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from './test-support/parse-xml.js';
 import { explain, vacuumBlogsUntilVisible } from '../testing/query-plans.js';
-import { htmlElements, htmlText } from './test-support/html-text.js';
+import { htmlElements, htmlText } from '../testing/html-text.js';
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 const RFC_822 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
