@@ -80,7 +80,7 @@ function readFeed(format: Format, body: string): { title: string; home: string; 
   const feed = parseJsonFeed(body);
   expect((JSON.parse(body) as { version: string }).version).toBe('https://jsonfeed.org/version/1.1');
   return {
-    title: feed.title,
+    title: feed.title ?? '',
     home: feed.home_page_url!,
     items: (feed.items ?? []).map((item) => ({
       url: item.url!,
