@@ -87,15 +87,15 @@ export function markUnchangedForReaders(request: FastifyRequest): void {
   unchangedForReaders.add(request);
 }
 
-const keptOut = new WeakSet<FastifyRequest>();
+const keptFor = new WeakMap<FastifyRequest, number>();
 
 /**
- * Said by a route whose answer is right now but should not be kept (a feed whose newest change
- * is too recent to date with `Last-Modified`: kept, its hits would go without one until the next
- * write).
+ * Said by a route whose answer is right now but only for a while (a feed whose newest change is
+ * too recent to date with `Last-Modified`: kept longer, its hits would go without one until the
+ * next write). The answer is kept for `ms` at most.
  */
-export function keepOutOfCache(request: FastifyRequest): void {
-  keptOut.add(request);
+export function keepInCacheFor(request: FastifyRequest, ms: number): void {
+  keptFor.set(request, ms);
 }
 
 const noticeSentByWrite = new WeakSet<FastifyRequest>();
@@ -174,7 +174,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       return payload;
     }
     const state = states.get(request);
-    if (!state || state.hit || reply.statusCode !== 200 || reply.hasHeader('set-cookie') || keptOut.has(request)) return payload;
+    if (!state || state.hit || reply.statusCode !== 200 || reply.hasHeader('set-cookie')) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const body = identityBody(Buffer.from(payload), reply.getHeader('content-encoding'));
     if (!body) return payload;
@@ -184,7 +184,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       cacheControl: reply.getHeader('cache-control') as string | undefined,
       lastModified: reply.getHeader('last-modified') as string | undefined,
       tags: state.tags,
-    });
+    }, keptFor.get(request));
     void reply.header('x-cache', 'miss').header('vary', 'accept-encoding, cookie');
     if (stored) void reply.header('etag', stored.etag);
     return payload;

@@ -50,8 +50,16 @@ export class ResponseCache {
     return this.entries.get(key);
   }
 
-  /** Stores an answer, unless something was invalidated since `startedAt` (the request's generation). */
-  set(key: string, startedAt: number, entry: Omit<CachedResponse, 'etag' | 'br' | 'gzip' | 'hitHeaders' | 'notModifiedHeaders'>): CachedResponse | undefined {
+  /**
+   * Stores an answer, unless something was invalidated since `startedAt` (the request's
+   * generation); with `ttlMs`, only for that long.
+   */
+  set(
+    key: string,
+    startedAt: number,
+    entry: Omit<CachedResponse, 'etag' | 'br' | 'gzip' | 'hitHeaders' | 'notModifiedHeaders'>,
+    ttlMs?: number,
+  ): CachedResponse | undefined {
     if (startedAt !== this.entries.generation) return undefined;
     const etag = strongEtag(entry.body);
     const br = brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
@@ -78,7 +86,7 @@ export class ResponseCache {
       hitHeaders: { identity: withBody('identity', entry.body), br: withBody('br', br), gzip: withBody('gzip', gzip) },
       notModifiedHeaders: common,
     };
-    return this.entries.set(key, startedAt, stored, entry.tags) ? stored : undefined;
+    return this.entries.set(key, startedAt, stored, entry.tags, ttlMs) ? stored : undefined;
   }
 
   /** Drops every entry carrying one of the tags; `*` drops everything. */

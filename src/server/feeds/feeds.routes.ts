@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { feedQuerySchema, sitemapBlogsQuerySchema } from '../../shared/feed-schema.js';
 import { paths } from '../../shared/paths.js';
 import type { AppDeps } from '../app-deps.js';
-import { keepOutOfCache } from '../cache/response-cache.plugin.js';
+import { keepInCacheFor } from '../cache/response-cache.plugin.js';
 import { notFound } from '../errors.js';
 import { isNotModified, strongEtag } from '../http/conditional-get.js';
 import { feed, type FeedFormat, feedsChanged, type FeedsChanged, robotsTxt, sitemap, sitemapBlogsPart, sitemapPages } from './feeds.service.js';
@@ -45,8 +45,8 @@ async function sendValidated(
   const etag = strongEtag(body);
   void reply.header('etag', etag);
   if (changed.lastModified) void reply.header('last-modified', changed.lastModified.toUTCString());
-  // Kept without a date, a cached copy would answer without one until the next write.
-  else keepOutOfCache(request);
+  // Kept without a date for longer, a cached copy would answer without one until the next write.
+  else keepInCacheFor(request, changed.undatedForMs ?? 0);
   if (isNotModified(request.headers, { etag, lastModified: changed.lastModified })) {
     return reply.code(304).header('cache-control', PUBLIC_CACHE).send();
   }

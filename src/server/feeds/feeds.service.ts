@@ -97,6 +97,8 @@ export interface FeedsChanged {
    * dated after S. Until then the answer carries only its `ETag`, which is never wrong.
    */
   lastModified?: Date;
+  /** Without `lastModified`: in how many milliseconds it will be given. */
+  undatedForMs?: number;
 }
 
 /** Read before what the answer lists, so the content is never older than its date. */
@@ -104,8 +106,8 @@ export async function feedsChanged(db: Kysely<Database>): Promise<FeedsChanged> 
   const row = await feedsChangedAt(db).executeTakeFirstOrThrow();
   const changedAt = new Date(row.changed_at);
   const second = Math.floor(changedAt.getTime() / 1000) * 1000;
-  const settled = second + 1000 + LAST_MODIFIED_SETTLE_MS <= new Date(row.now).getTime();
-  return { changedAt, lastModified: settled ? new Date(second) : undefined };
+  const undatedForMs = second + 1000 + LAST_MODIFIED_SETTLE_MS - new Date(row.now).getTime();
+  return undatedForMs <= 0 ? { changedAt, lastModified: new Date(second) } : { changedAt, undatedForMs };
 }
 
 export type FeedFormat = 'rss' | 'atom' | 'json';

@@ -13,8 +13,10 @@ import { type Kysely, sql } from 'kysely';
  * - changes a user's e-mail (the feeds name authors by it).
  * Votes and comment counts change none of these columns, so they move nothing (nor lock the row).
  *
- * "Public" is `title_word_counts_public` (migration 2026-11-23-11), the SQL form of
- * `blogVisibleTo(null)`. The triggers are deferred constraint triggers: they run as the
+ * "Public" is `blogVisibleTo(null)` of `src/server/blogs/blog-visibility.ts`, written here in SQL
+ * as `feeds_blog_public` (its own function, so that each migration can be rebuilt on its own);
+ * `feeds-changed-at.test.ts` checks it against `blogVisibleTo(null)` so the two cannot drift
+ * apart unnoticed. The triggers are deferred constraint triggers: they run as the
  * transaction commits, so the time is the moment the change becomes visible, not when the
  * statement ran (a change dated before a slow transaction's commit could hide behind a
  * `Last-Modified` a reader was given meanwhile). Only the first of a transaction's triggers
@@ -28,6 +30,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       changed_at timestamptz not null
     )`.execute(db);
   await sql`insert into feeds_changed (changed_at) values (clock_timestamp())`.execute(db);
+
+  await sql`
+    create function feeds_blog_public(status text, hidden_at timestamptz, author_suspended_at timestamptz)
+    returns boolean language sql immutable parallel safe
+    return status = 'published' and hidden_at is null and author_suspended_at is null`.execute(db);
 
   await sql`
     create function feeds_changed_bump() returns trigger language plpgsql as $$
@@ -45,14 +52,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     after insert on blogs
     deferrable initially deferred
     for each row
-    when (title_word_counts_public(new.status, new.hidden_at, new.author_suspended_at))
+    when (feeds_blog_public(new.status, new.hidden_at, new.author_suspended_at))
     execute function feeds_changed_bump()`.execute(db);
   await sql`
     create constraint trigger feeds_changed_on_delete
     after delete on blogs
     deferrable initially deferred
     for each row
-    when (title_word_counts_public(old.status, old.hidden_at, old.author_suspended_at))
+    when (feeds_blog_public(old.status, old.hidden_at, old.author_suspended_at))
     execute function feeds_changed_bump()`.execute(db);
   await sql`
     create constraint trigger feeds_changed_on_update
@@ -60,8 +67,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     deferrable initially deferred
     for each row
     when (
-      (title_word_counts_public(old.status, old.hidden_at, old.author_suspended_at)
-        or title_word_counts_public(new.status, new.hidden_at, new.author_suspended_at))
+      (feeds_blog_public(old.status, old.hidden_at, old.author_suspended_at)
+        or feeds_blog_public(new.status, new.hidden_at, new.author_suspended_at))
       and (old.user_id, old.title, old.body, old.html, old.excerpt, old.created_at, old.updated_at, old.status, old.hidden_at, old.author_suspended_at)
         is distinct from
           (new.user_id, new.title, new.body, new.html, new.excerpt, new.created_at, new.updated_at, new.status, new.hidden_at, new.author_suspended_at)
@@ -82,5 +89,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop trigger feeds_changed_on_delete on blogs`.execute(db);
   await sql`drop trigger feeds_changed_on_insert on blogs`.execute(db);
   await sql`drop function feeds_changed_bump()`.execute(db);
+  await sql`drop function feeds_blog_public(text, timestamptz, timestamptz)`.execute(db);
   await sql`drop table feeds_changed`.execute(db);
 }
