@@ -297,6 +297,8 @@ describe('feeds and crawl files', () => {
       ['/sitemap-pages.xml', 'application/xml; charset=utf-8'],
       ['/sitemap-blogs.xml', 'application/xml; charset=utf-8'],
       ['/rss.xml', 'application/rss+xml; charset=utf-8'],
+      ['/atom.xml', 'application/atom+xml; charset=utf-8'],
+      ['/feed.json', 'application/feed+json; charset=utf-8'],
     ])('answers %s itself, not with the app', async (url, contentType) => {
       for (const method of ['GET', 'HEAD'] as const) {
         const response = await app.inject({ method, url });
