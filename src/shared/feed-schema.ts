@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { blogIdSchema } from './blog-schema.js';
 
-/** `/rss.xml?author={userId}`: the id's shape is checked before the database is asked. */
-export const rssQuerySchema = z.object({
+/**
+ * `/rss.xml`, `/atom.xml` and `/feed.json`, each `?author={userId}` for one author's: the id's
+ * shape is checked before the database is asked.
+ */
+export const feedQuerySchema = z.object({
   author: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,100}$/)

@@ -31,7 +31,10 @@ export const paths = {
   viewBlog: (id: string) => withQuery('/viewBlog', { id }),
   edit: (id: string) => withQuery('/edit', { id }),
   search: (searchTerm: string, page?: number) => withQuery('/search', { searchTerm, page: pageParam(page) }),
+  /** The three feeds of the same items (the site's newest, or one author's): RSS 2.0, Atom 1.0, JSON Feed 1.1. */
   rss: (author?: string) => withQuery('/rss.xml', { author }),
+  atom: (author?: string) => withQuery('/atom.xml', { author }),
+  jsonFeed: (author?: string) => withQuery('/feed.json', { author }),
   sitemap: () => '/sitemap.xml',
   /** The parts `/sitemap.xml` lists when it is an index: the static pages, and blogs in id order from `from`. */
   sitemapPages: () => '/sitemap-pages.xml',

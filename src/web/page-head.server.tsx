@@ -1,10 +1,11 @@
-import { absoluteUrl, paths } from '../shared/paths';
+import { absoluteUrl } from '../shared/paths';
 import type { SiteInfo } from '../shared/page-render';
+import { feedLinks, PAGE_FEED_ATTRIBUTE } from './lib/feed-links';
 import { jsonForScript } from './lib/json-script';
 import { absoluteImageUrl, fullTitle, type PageMeta } from './lib/page-meta';
 
 /**
- * The tags a page's `<head>` gets on the server: title, description, canonical link, feed,
+ * The tags a page's `<head>` gets on the server: title, description, canonical link, feeds,
  * Open Graph, Twitter card and JSON-LD. React escapes every text and attribute; the JSON-LD is
  * escaped for a script element by `jsonForScript`.
  */
@@ -17,8 +18,9 @@ export function PageHead({ meta, site }: { meta: PageMeta; site: SiteInfo }) {
       <title>{title}</title>
       <meta name="description" content={meta.description} />
       <link rel="canonical" href={url} />
-      <link rel="alternate" type="application/rss+xml" title={site.name} href={absoluteUrl(site.publicUrl, paths.rss())} />
-      {meta.feed && <link rel="alternate" type="application/rss+xml" title={meta.feed.title} href={absoluteUrl(site.publicUrl, meta.feed.path)} />}
+      {feedLinks(site, meta.feed).map((feed) => (
+        <link key={feed.href} rel="alternate" type={feed.type} title={feed.title} href={feed.href} {...(feed.ofPage ? { [PAGE_FEED_ATTRIBUTE]: '' } : {})} />
+      ))}
       <meta property="og:type" content={meta.type ?? 'website'} />
       <meta property="og:title" content={meta.title ?? site.name} />
       <meta property="og:description" content={meta.description} />

@@ -127,12 +127,23 @@ test("a card's author link opens the author's page, with its own feed", async ({
   await expect(page).toHaveURL(`${E2E_BASE_URL}/author?id=${blog.userId}`);
   await expect(page.getByRole('heading', { level: 1, name: `Blogs by ${email}` })).toBeVisible();
   await expect(page.locator('main article').getByRole('heading', { name: title })).toBeVisible();
+  // After the client-side navigation the head names the author's feeds too, once each.
+  for (const feed of ['rss.xml', 'atom.xml', 'feed.json']) {
+    await expect(page.locator(`link[rel="alternate"][href="${E2E_BASE_URL}/${feed}?author=${blog.userId}"]`)).toHaveCount(1);
+  }
+  // And leaving the author's page takes them away again, keeping the site's.
+  await page.getByRole('link', { name: 'About' }).first().click();
+  await expect(page).toHaveURL(`${E2E_BASE_URL}/about`);
+  await expect(page.locator('link[rel="alternate"][data-page-feed]')).toHaveCount(0);
+  await expect(page.locator(`link[rel="alternate"][href="${E2E_BASE_URL}/atom.xml"]`)).toHaveCount(1);
 
-  // As a first visit, the server sends the page with its title, canonical and the author's feed.
+  // As a first visit, the server sends the page with its title, canonical and the author's feeds.
   await page.goto(`/author?id=${blog.userId}`);
   await expect(page).toHaveTitle(new RegExp(`^Blogs by ${email.replace(/[.+]/g, '\\$&')}`));
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${E2E_BASE_URL}/author?id=${blog.userId}`);
-  await expect(page.locator(`link[rel="alternate"][href="${E2E_BASE_URL}/rss.xml?author=${blog.userId}"]`)).toHaveCount(1);
+  for (const feed of ['rss.xml', 'atom.xml', 'feed.json']) {
+    await expect(page.locator(`link[rel="alternate"][href="${E2E_BASE_URL}/${feed}?author=${blog.userId}"]`)).toHaveCount(1);
+  }
   const unknown = await page.goto('/author?id=nobody');
   expect(unknown?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'This author does not exist' })).toBeVisible();

@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preferredEncoding } from '../http/accept-encoding.js';
+import { isNotModified } from '../http/conditional-get.js';
 import { clientKey, PUBLIC_READ_LIMIT, SEARCH_LIMIT, type RateLimiter, type ReadLimit } from '../rate-limit/rate-limit.js';
 import type { CacheInvalidation } from './cache-invalidation.js';
 import type { Encoding, ResponseCache } from './response-cache.js';
@@ -19,6 +20,8 @@ export function cacheTagsFor(url: string): string[] | undefined {
     case '/api/blogs':
     case '/api/search':
     case '/rss.xml':
+    case '/atom.xml':
+    case '/feed.json':
     case '/sitemap.xml':
     case '/sitemap-pages.xml':
     case '/sitemap-blogs.xml':
@@ -84,6 +87,17 @@ export function markUnchangedForReaders(request: FastifyRequest): void {
   unchangedForReaders.add(request);
 }
 
+const keptFor = new WeakMap<FastifyRequest, number>();
+
+/**
+ * Said by a route whose answer is right now but only for a while (a feed whose newest change is
+ * too recent to date with `Last-Modified`: kept longer, its hits would go without one until the
+ * next write). The answer is kept for `ms` at most.
+ */
+export function keepInCacheFor(request: FastifyRequest, ms: number): void {
+  keptFor.set(request, ms);
+}
+
 const noticeSentByWrite = new WeakSet<FastifyRequest>();
 
 /** Said by a write that sends its cache notice from its own statement (`PublicData.writeNotice`). */
@@ -147,7 +161,8 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
     state.hit = true;
     cache.counts.hits += 1;
     void reply.hijack();
-    if (request.headers['if-none-match'] === entry.etag) {
+    const lastModified = entry.lastModified === undefined ? undefined : new Date(entry.lastModified);
+    if (isNotModified(request.headers, { etag: entry.etag, lastModified })) {
       reply.raw.writeHead(304, entry.notModifiedHeaders).end();
       return;
     }
@@ -171,8 +186,9 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       body,
       contentType: String(reply.getHeader('content-type') ?? 'application/octet-stream'),
       cacheControl: reply.getHeader('cache-control') as string | undefined,
+      lastModified: reply.getHeader('last-modified') as string | undefined,
       tags: state.tags,
-    });
+    }, keptFor.get(request));
     void reply.header('x-cache', 'miss').header('vary', 'accept-encoding, cookie');
     if (stored) void reply.header('etag', stored.etag);
     return payload;

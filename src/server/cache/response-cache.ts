@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { strongEtag } from '../http/conditional-get.js';
 import { TaggedLru } from './tagged-lru.js';
 
 /** What a cached answer needs to be sent again: its bytes, their type, and how long others may keep it. */
@@ -7,6 +7,8 @@ export interface CachedResponse {
   body: Buffer;
   contentType: string;
   cacheControl?: string;
+  /** The answer's `Last-Modified` as sent (feeds and sitemaps send one), so a hit revalidates with `If-Modified-Since` too. */
+  lastModified?: string;
   /** A strong validator: the same bytes give the same tag, in every process. */
   etag: string;
   /** What a write must invalidate for this entry to go: `lists`, `blog:{id}`. */
@@ -50,8 +52,16 @@ export class ResponseCache {
     return this.entries.get(key);
   }
 
-  /** Stores an answer, unless something was invalidated since `startedAt` (the request's generation). */
-  set(key: string, startedAt: number, entry: Omit<CachedResponse, 'etag' | 'br' | 'gzip' | 'hitHeaders' | 'notModifiedHeaders'>): CachedResponse | undefined {
+  /**
+   * Stores an answer, unless something was invalidated since `startedAt` (the request's
+   * generation); with `ttlMs`, only for that long.
+   */
+  set(
+    key: string,
+    startedAt: number,
+    entry: Omit<CachedResponse, 'etag' | 'br' | 'gzip' | 'hitHeaders' | 'notModifiedHeaders'>,
+    ttlMs?: number,
+  ): CachedResponse | undefined {
     if (startedAt !== this.entries.generation) return undefined;
     const etag = strongEtag(entry.body);
     const br = brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
@@ -62,6 +72,7 @@ export class ResponseCache {
       'x-cache', 'hit',
       'vary', 'accept-encoding, cookie',
       ...(entry.cacheControl ? ['cache-control', entry.cacheControl] : []),
+      ...(entry.lastModified ? ['last-modified', entry.lastModified] : []),
     ];
     const withBody = (encoding: Encoding, bytes: Buffer) => [
       ...common,
@@ -77,7 +88,7 @@ export class ResponseCache {
       hitHeaders: { identity: withBody('identity', entry.body), br: withBody('br', br), gzip: withBody('gzip', gzip) },
       notModifiedHeaders: common,
     };
-    return this.entries.set(key, startedAt, stored, entry.tags) ? stored : undefined;
+    return this.entries.set(key, startedAt, stored, entry.tags, ttlMs) ? stored : undefined;
   }
 
   /** Drops every entry carrying one of the tags; `*` drops everything. */
@@ -93,8 +104,4 @@ export class ResponseCache {
   get size(): number {
     return this.entries.size;
   }
-}
-
-function strongEtag(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }

@@ -35,11 +35,14 @@ export class TaggedLru<V extends object> {
     return this.entries.get(key)?.value;
   }
 
-  /** Stores a value, unless something was invalidated since `startedAt` (a generation read before computing it). */
-  set(key: string, startedAt: number, value: V, tags: readonly string[]): boolean {
+  /**
+   * Stores a value, unless something was invalidated since `startedAt` (a generation read before
+   * computing it); with `ttlMs`, only for that long.
+   */
+  set(key: string, startedAt: number, value: V, tags: readonly string[], ttlMs?: number): boolean {
     if (startedAt !== this.currentGeneration) return false;
     // Replacing an entry disposes of the old one (and its tags) first.
-    this.entries.set(key, { value, tags });
+    this.entries.set(key, { value, tags }, ttlMs === undefined ? undefined : { ttl: Math.max(1, Math.ceil(ttlMs)) });
     for (const tag of tags) {
       let keys = this.byTag.get(tag);
       if (!keys) this.byTag.set(tag, (keys = new Set()));

@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
+import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
+import { renderCommentBody } from './comments.service.js';
 import { claimCommentMailSlot, findCommentMailFacts, isCommentMailEnabled, saveCommentMailSetting } from './comment-mail.repository.js';
 import { unsubscribeToken, userOfUnsubscribeToken } from './unsubscribe-token.js';
 
@@ -66,21 +68,39 @@ function composeMail(
     recipient.kind === 'reply'
       ? { subject: `New reply to your comment on “${facts.blog_title}”`, intro: `${facts.commenter_email} replied to your comment on “${facts.blog_title}”:` }
       : { subject: `New comment on “${facts.blog_title}”`, intro: `${facts.commenter_email} commented on your blog “${facts.blog_title}”:` };
+  const blogUrl = `${publicUrl}${paths.viewBlog(facts.blog_id)}`;
+  const settingsUrl = `${publicUrl}${paths.settings()}`;
   const text = [
     what.intro,
     '',
     quoted.replace(/^/gm, '> '),
     '',
-    `Read it and answer: ${publicUrl}${paths.viewBlog(facts.blog_id)}`,
+    `Read it and answer: ${blogUrl}`,
     '',
     `— ${siteName}`,
     `You get at most one such e-mail per blog an hour. To stop e-mails about comments and replies, open ${unsubscribeUrl}`,
-    `or turn them off in Settings: ${publicUrl}${paths.settings()}`,
+    `or turn them off in Settings: ${settingsUrl}`,
+  ].join('\n');
+  // The comment leaves the site the one way a writer's text does (`outgoingText`): its page's
+  // sanitised HTML with absolute links. Everything around it is ours, escaped.
+  const comment = outgoingText({ html: renderCommentBody(quoted), excerpt: '' }, { pageUrl: blogUrl, imagePrefixes: [], comment: true });
+  const link = (url: string, label: string) => `<a href="${escapeHtmlText(url)}">${escapeHtmlText(label)}</a>`;
+  const html = [
+    '<!doctype html>',
+    `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtmlText(what.subject)}</title></head><body>`,
+    `<p>${escapeHtmlText(what.intro)}</p>`,
+    `<blockquote>${comment.html}</blockquote>`,
+    `<p>${link(blogUrl, 'Read it and answer')}</p>`,
+    `<p>— ${escapeHtmlText(siteName)}</p>`,
+    `<p>You get at most one such e-mail per blog an hour. To stop e-mails about comments and replies, ${link(unsubscribeUrl, 'unsubscribe')}`,
+    `or turn them off in ${link(settingsUrl, 'Settings')}.</p>`,
+    '</body></html>',
   ].join('\n');
   return {
     to: recipient.email,
     subject: what.subject,
     text,
+    html,
     // RFC 8058: mail programs show an unsubscribe button that POSTs to this URL, no page needed.
     headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };

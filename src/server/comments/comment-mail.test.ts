@@ -6,6 +6,7 @@ import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { claimCommentMailSlot } from './comment-mail.repository.js';
 import { COMMENT_MAIL_WINDOW_SECONDS, UNSUBSCRIBE_TEXTS } from './comment-mail.service.js';
 import { unsubscribeToken } from './unsubscribe-token.js';
+import { htmlElements, htmlText } from '../testing/html-text.js';
 
 describe('e-mails about comments and replies', () => {
   let t: TestApp;
@@ -57,6 +58,29 @@ describe('e-mails about comments and replies', () => {
     expect(unsubscribe).toBeDefined();
     expect(mail.headers['list-unsubscribe']).toBe(`<${unsubscribe}>`);
     expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+  });
+
+  it("gives the mail an HTML part: the comment as its page shows it, with absolute links, and everyone's text kept as text", async () => {
+    const blogId = await insertBlog(owner.id, 'Tags <b>in</b> a title & more');
+    const hostile = 'intro <a href="vbscript:x">v</a> and <b>bold</b> and <iframe src="https://evil.example"></iframe>\n\n**really** bold, [about](/about) and [mail](javascript:alert(1))';
+    const written = await comment(blogId, reader, hostile);
+    const mail = (await mailsTo(owner)).at(-1)!;
+    expect(mail.subject).toBe('New comment on “Tags <b>in</b> a title & more”');
+    const html = mail.html!;
+    expect(html).toBeDefined();
+    const elements = htmlElements(html).map((element) => element.name);
+    // Only the mail's own frame and what the comment's Markdown makes: no b, iframe or script from the text.
+    expect(new Set(elements)).toEqual(new Set(['html', 'head', 'meta', 'title', 'body', 'p', 'blockquote', 'strong', 'a']));
+    expect(htmlText(html)).toContain(`${reader.email} commented on your blog “Tags <b>in</b> a title & more”:`);
+    expect(htmlText(html)).toContain('intro <a href="vbscript:x">v</a> and <b>bold</b> and <iframe src="https://evil.example"></iframe>');
+    const links = htmlElements(html).filter((element) => element.name === 'a').map((element) => element.attribs.href);
+    expect(links).toContain(`${TEST_PUBLIC_URL}/about`);
+    expect(links).toContain(`${TEST_PUBLIC_URL}/viewBlog?id=${blogId}`);
+    expect(links.some((href) => href?.startsWith(`${TEST_PUBLIC_URL}/unsubscribe?token=`))).toBe(true);
+    for (const href of links) expect(href).toMatch(/^https?:\/\//);
+    // The comment's part is exactly its page's HTML, made absolute.
+    expect(written.html).toContain('href="/about"');
+    expect(html).toContain(`<blockquote>${written.html.replace(' href="/about"', ` href="${TEST_PUBLIC_URL}/about"`)}</blockquote>`);
   });
 
   it('mails a commenter about a reply to them, never anyone about their own comment', async () => {

@@ -14,6 +14,7 @@ import * as moderation from './migrations/2026-11-23-08-moderation.js';
 import * as hotScore from './migrations/2026-11-23-09-hot-score.js';
 import * as sessionEndedNotify from './migrations/2026-11-23-10-session-ended-notify.js';
 import * as titleWordCounts from './migrations/2026-11-23-11-title-word-counts.js';
+import * as feedsChangedAt from './migrations/2026-11-24-01-feeds-changed-at.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-09-hot-score': hotScore,
   '2026-11-23-10-session-ended-notify': sessionEndedNotify,
   '2026-11-23-11-title-word-counts': titleWordCounts,
+  '2026-11-24-01-feeds-changed-at': feedsChangedAt,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

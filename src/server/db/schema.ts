@@ -214,6 +214,12 @@ export interface TitleWordCountChangeTable {
   delta: number;
 }
 
+/** One row: when the feeds and sitemaps last changed (migration 2026-11-24-01, kept by triggers). */
+export interface FeedsChangedTable {
+  only_row: Generated<boolean>;
+  changed_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -232,4 +238,5 @@ export interface Database {
   inline_images: InlineImageTable;
   title_word_counts: TitleWordCountTable;
   title_word_count_changes: TitleWordCountChangeTable;
+  feeds_changed: FeedsChangedTable;
 }

@@ -11,12 +11,23 @@ import type { Database } from '../db/schema.js';
  * indexes are built on.
  */
 
+/** What a feed shows of a blog: its rendering (`body` only for a row the start-up backfill has not rendered yet). */
+const FEED_COLUMNS = ['blogs.id', 'blogs.title', 'blogs.body', 'blogs.html', 'blogs.excerpt', 'blogs.created_at', 'blogs.updated_at'] as const;
+
+/**
+ * When the feeds and sitemaps last changed (kept by the triggers of migration 2026-11-24-01), and
+ * the database's clock now, so both times come from one clock.
+ */
+export function feedsChangedAt(db: Kysely<Database>) {
+  return db.selectFrom('feeds_changed').select(['changed_at', sql<Date>`clock_timestamp()`.as('now')]);
+}
+
 /** The newest blogs of the whole site with their authors' e-mails. */
 export function newestBlogs(db: Kysely<Database>, limit: number) {
   return db
     .selectFrom('blogs')
     .innerJoin('user', 'user.id', 'blogs.user_id')
-    .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at', 'user.email as author'])
+    .select([...FEED_COLUMNS, 'user.email as author'])
     .where(blogVisibleTo(null))
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc')
@@ -35,7 +46,7 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
       (eb) =>
         eb
           .selectFrom('blogs')
-          .select(['blogs.id', 'blogs.title', 'blogs.body', 'blogs.created_at'])
+          .select(FEED_COLUMNS)
           .whereRef('blogs.user_id', '=', 'user.id')
           .where(blogVisibleTo(null))
           .orderBy('blogs.created_at', 'desc')
@@ -44,7 +55,16 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
           .as('newest'),
       (join) => join.onTrue(),
     )
-    .select(['user.email as author', 'newest.id', 'newest.title', 'newest.body', 'newest.created_at'])
+    .select([
+      'user.email as author',
+      'newest.id',
+      'newest.title',
+      'newest.body',
+      'newest.html',
+      'newest.excerpt',
+      'newest.created_at',
+      'newest.updated_at',
+    ])
     .where('user.id', '=', authorId)
     .orderBy('newest.created_at', 'desc')
     .orderBy('newest.id', 'desc');

@@ -1,24 +1,56 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { rssQuerySchema, sitemapBlogsQuerySchema } from '../../shared/feed-schema.js';
+import { feedQuerySchema, sitemapBlogsQuerySchema } from '../../shared/feed-schema.js';
 import { paths } from '../../shared/paths.js';
 import type { AppDeps } from '../app-deps.js';
+import { keepInCacheFor } from '../cache/response-cache.plugin.js';
 import { notFound } from '../errors.js';
-import { robotsTxt, rssFeed, sitemap, sitemapBlogsPart, sitemapPages } from './feeds.service.js';
+import { isNotModified, strongEtag } from '../http/conditional-get.js';
+import { feed, type FeedFormat, feedsChanged, type FeedsChanged, robotsTxt, sitemap, sitemapBlogsPart, sitemapPages } from './feeds.service.js';
 
 /**
- * Crawl files and the RSS feed, at the site's root. Everything here is public and the same for
- * every caller, so shared caches may keep it for five minutes.
+ * Crawl files and the feeds (RSS, Atom, JSON Feed), at the site's root. Everything here is public
+ * and the same for every caller, so shared caches may keep it for five minutes. Feeds and
+ * sitemaps send `ETag` and `Last-Modified` and answer a conditional GET that still matches with
+ * `304` and no body: feed readers poll every few minutes.
  */
 
 const PUBLIC_CACHE = 'public, max-age=300';
 const XML = 'application/xml; charset=utf-8';
-const RSS = 'application/rss+xml; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
+const FEED_TYPES: Record<FeedFormat, string> = {
+  rss: 'application/rss+xml; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+  json: 'application/feed+json; charset=utf-8',
+};
 
 function send(reply: FastifyReply, contentType: string, body: string) {
   return reply.header('cache-control', PUBLIC_CACHE).type(contentType).send(body);
+}
+
+/**
+ * An answer with validators. The feeds' change time is read before `build` reads what it lists,
+ * so the date is never newer than the content it goes with.
+ */
+async function sendValidated(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  contentType: string,
+  build: (changed: FeedsChanged) => Promise<string> | string,
+) {
+  const changed = await feedsChanged(deps.db);
+  const body = await build(changed);
+  const etag = strongEtag(body);
+  void reply.header('etag', etag);
+  if (changed.lastModified) void reply.header('last-modified', changed.lastModified.toUTCString());
+  // Kept without a date for longer, a cached copy would answer without one until the next write.
+  else keepInCacheFor(request, changed.undatedForMs ?? 0);
+  if (isNotModified(request.headers, { etag, lastModified: changed.lastModified })) {
+    return reply.code(304).header('cache-control', PUBLIC_CACHE).send();
+  }
+  return send(reply, contentType, body);
 }
 
 /** A feed URL whose parameters cannot name anything is a feed that does not exist: 404, not 400. */
@@ -31,20 +63,24 @@ function parseOr404<T extends z.ZodType>(schema: T, query: unknown): z.output<T>
 // Outside the API: not in the OpenAPI document.
 const hidden = { schema: { hide: true } };
 
+const FEED_PATHS: Record<FeedFormat, string> = { rss: paths.rss(), atom: paths.atom(), json: paths.jsonFeed() };
+
 export const feedRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(paths.robots(), hidden, async (_request, reply) => send(reply, TEXT, robotsTxt(deps.config)));
 
-  app.get(paths.sitemap(), hidden, async (_request, reply) => send(reply, XML, await sitemap(deps)));
+  app.get(paths.sitemap(), hidden, async (request, reply) => sendValidated(deps, request, reply, XML, () => sitemap(deps)));
 
-  app.get(paths.sitemapPages(), hidden, async (_request, reply) => send(reply, XML, sitemapPages(deps.config)));
+  app.get(paths.sitemapPages(), hidden, async (request, reply) => sendValidated(deps, request, reply, XML, () => sitemapPages(deps.config)));
 
   app.get(paths.sitemapBlogs(), hidden, async (request, reply) => {
     const { from } = parseOr404(sitemapBlogsQuerySchema, request.query);
-    return send(reply, XML, await sitemapBlogsPart(deps, from));
+    return sendValidated(deps, request, reply, XML, () => sitemapBlogsPart(deps, from));
   });
 
-  app.get(paths.rss(), hidden, async (request, reply) => {
-    const { author } = parseOr404(rssQuerySchema, request.query);
-    return send(reply, RSS, await rssFeed(deps, author));
-  });
+  for (const [format, path] of Object.entries(FEED_PATHS) as [FeedFormat, string][]) {
+    app.get(path, hidden, async (request, reply) => {
+      const { author } = parseOr404(feedQuerySchema, request.query);
+      return sendValidated(deps, request, reply, FEED_TYPES[format], (changed) => feed(deps, format, changed, author));
+    });
+  }
 };

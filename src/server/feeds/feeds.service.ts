@@ -3,16 +3,25 @@ import { absoluteUrl, paths } from '../../shared/paths.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { notFound } from '../errors.js';
-import { authorWithNewestBlogs, blogsById, newestBlogs, sitemapParts } from './feeds.repository.js';
-import { rssXml, type RssItem } from './rss-xml.js';
+import { renderBlogBody } from '../blogs/blog-rendering.service.js';
+import { outgoingText } from '../markdown/outgoing-text.js';
+import type { ImageStorage } from '../storage/storage.js';
+import { atomXml } from './atom-xml.js';
+import type { Feed, FeedEntry, FeedLinks } from './feed-model.js';
+import { authorWithNewestBlogs, blogsById, feedsChangedAt, newestBlogs, sitemapParts } from './feeds.repository.js';
+import { jsonFeed } from './json-feed.js';
+import { rssXml } from './rss-xml.js';
 import { type SitemapEntry, sitemapIndexXml, urlsetXml } from './sitemap-xml.js';
 
 export interface FeedDeps {
   config: Config;
   db: Kysely<Database>;
+  /** Where stored images live: what the blogs' HTML may show, made absolute on the way out. */
+  storage: Pick<ImageStorage, 'publicBaseUrl'>;
 }
 
-export const RSS_ITEM_COUNT = 20;
+/** How many blogs each feed carries, newest first. */
+export const FEED_ITEM_COUNT = 20;
 
 /** The pages anyone may read that are not blogs. */
 const STATIC_PAGES = [paths.home(), paths.about(), paths.support()];
@@ -29,14 +38,6 @@ export function robotsTxt(config: Config): string {
     `Sitemap: ${absoluteUrl(config.publicUrl, paths.sitemap())}`,
     '',
   ].join('\n');
-}
-
-/**
- * The blog's RSS description. Bodies are plain text today; when they become Markdown, this is
- * the one function to change (to an excerpt or rendered HTML).
- */
-export function blogDescription(blog: { body: string }): string {
-  return blog.body;
 }
 
 const staticPageEntries = (config: Config): SitemapEntry[] =>
@@ -81,48 +82,100 @@ export async function sitemapBlogsPart(deps: FeedDeps, fromId?: string): Promise
   return urlsetXml(blogs.map((blog) => blogEntry(deps.config, blog)));
 }
 
+/** How long past the end of its second a change is left undated (see `feedsChanged`). */
+export const LAST_MODIFIED_SETTLE_MS = 1_000;
+
+export interface FeedsChanged {
+  /** When the feeds and sitemaps last changed, to the microsecond. */
+  changedAt: Date;
+  /**
+   * Their `Last-Modified`: `changedAt` in whole seconds, once that second is over by
+   * `LAST_MODIFIED_SETTLE_MS`; undefined before. An HTTP date has one-second resolution: a reader
+   * given second S while another change of second S was still to commit would send that
+   * `If-Modified-Since: S` back and get a wrong 304. The triggers date a change as it commits, so
+   * once second S is over (and a margin for a commit in flight), every change still to come is
+   * dated after S. Until then the answer carries only its `ETag`, which is never wrong.
+   */
+  lastModified?: Date;
+  /** Without `lastModified`: in how many milliseconds it will be given. */
+  undatedForMs?: number;
+}
+
+/** Read before what the answer lists, so the content is never older than its date. */
+export async function feedsChanged(db: Kysely<Database>): Promise<FeedsChanged> {
+  const row = await feedsChangedAt(db).executeTakeFirstOrThrow();
+  const changedAt = new Date(row.changed_at);
+  const second = Math.floor(changedAt.getTime() / 1000) * 1000;
+  const undatedForMs = second + 1000 + LAST_MODIFIED_SETTLE_MS - new Date(row.now).getTime();
+  return undatedForMs <= 0 ? { changedAt, lastModified: new Date(second) } : { changedAt, undatedForMs };
+}
+
+export type FeedFormat = 'rss' | 'atom' | 'json';
+
 interface FeedBlog {
   id: string;
   title: string;
   body: string;
+  html: string | null;
+  excerpt: string | null;
   created_at: Date;
+  updated_at: Date;
   author: string;
 }
 
-const rssItem = (config: Config, blog: FeedBlog): RssItem => ({
-  title: blog.title,
-  link: absoluteUrl(config.publicUrl, paths.viewBlog(blog.id)),
-  description: blogDescription(blog),
-  authorEmail: blog.author,
-  published: new Date(blog.created_at),
-});
+function feedEntry(deps: FeedDeps, blog: FeedBlog): FeedEntry {
+  const url = absoluteUrl(deps.config.publicUrl, paths.viewBlog(blog.id));
+  // Rendered on write; a row the start-up backfill has not reached yet is rendered here instead.
+  const rendered = blog.html !== null && blog.excerpt !== null ? { html: blog.html, excerpt: blog.excerpt } : renderBlogBody(blog.body, deps.storage);
+  const out = outgoingText(rendered, { pageUrl: url, imagePrefixes: [deps.storage.publicBaseUrl] });
+  return {
+    url,
+    title: blog.title,
+    summaryText: out.text,
+    summaryHtml: out.textAsHtml,
+    contentHtml: out.html,
+    authorEmail: blog.author,
+    published: new Date(blog.created_at),
+    updated: new Date(blog.updated_at),
+  };
+}
 
-/** The RSS feed of the site's newest blogs, or of one author's; an unknown author is a 404. */
-export async function rssFeed(deps: FeedDeps, authorId?: string): Promise<string> {
+const WRITERS: Record<FeedFormat, (feed: Feed) => string> = { rss: rssXml, atom: atomXml, json: jsonFeed };
+
+function feedLinks(config: Config, home: string, authorId?: string): FeedLinks {
+  return {
+    home: absoluteUrl(config.publicUrl, home),
+    rss: absoluteUrl(config.publicUrl, paths.rss(authorId)),
+    atom: absoluteUrl(config.publicUrl, paths.atom(authorId)),
+    json: absoluteUrl(config.publicUrl, paths.jsonFeed(authorId)),
+  };
+}
+
+/**
+ * The feed of the site's newest blogs, or of one author's, in `format`; an unknown author is a
+ * 404. The three formats carry the same entries (`Feed`).
+ */
+export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsChanged, authorId?: string): Promise<string> {
   const { config, db } = deps;
-  const home = absoluteUrl(config.publicUrl, paths.home());
+  const model = (title: string, description: string, links: FeedLinks, blogs: FeedBlog[]): Feed => {
+    const entries = blogs.map((blog) => feedEntry(deps, blog));
+    const newest = Math.max(...entries.map((entry) => entry.updated.getTime()));
+    return { title, description, links, entries, updated: entries.length > 0 ? new Date(newest) : changed.changedAt };
+  };
   if (authorId === undefined) {
-    const blogs = await newestBlogs(db, RSS_ITEM_COUNT).execute();
-    return rssXml({
-      title: config.siteName,
-      link: home,
-      description: `The newest blogs on ${config.siteName}`,
-      selfUrl: absoluteUrl(config.publicUrl, paths.rss()),
-      items: blogs.map((blog) => rssItem(config, blog)),
-    });
+    const blogs = await newestBlogs(db, FEED_ITEM_COUNT).execute();
+    const links = feedLinks(config, paths.home());
+    return WRITERS[format](model(config.siteName, `The newest blogs on ${config.siteName}`, links, blogs));
   }
 
-  const rows = await authorWithNewestBlogs(db, authorId, RSS_ITEM_COUNT).execute();
+  const rows = await authorWithNewestBlogs(db, authorId, FEED_ITEM_COUNT).execute();
   const author = rows[0]?.author;
   if (author === undefined) throw notFound('There is no such author.');
-  const blogs = rows.flatMap(({ id, title, body, created_at }) =>
-    id !== null && title !== null && body !== null && created_at !== null ? [{ id, title, body, created_at, author }] : [],
+  const blogs = rows.flatMap(({ id, title, body, html, excerpt, created_at, updated_at }) =>
+    id !== null && title !== null && body !== null && created_at !== null && updated_at !== null
+      ? [{ id, title, body, html, excerpt, created_at, updated_at, author }]
+      : [],
   );
-  return rssXml({
-    title: `${author} · ${config.siteName}`,
-    link: home,
-    description: `The newest blogs by ${author} on ${config.siteName}`,
-    selfUrl: absoluteUrl(config.publicUrl, paths.rss(authorId)),
-    items: blogs.map((blog) => rssItem(config, blog)),
-  });
+  const links = feedLinks(config, paths.author(authorId), authorId);
+  return WRITERS[format](model(`${author} · ${config.siteName}`, `The newest blogs by ${author} on ${config.siteName}`, links, blogs));
 }

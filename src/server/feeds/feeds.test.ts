@@ -10,6 +10,7 @@ import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { authorWithNewestBlogs, blogsById, newestBlogs, sitemapParts } from './feeds.repository.js';
 import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from './test-support/parse-xml.js';
 import { explain, vacuumBlogsUntilVisible } from '../testing/query-plans.js';
+import { htmlElements, htmlText } from '../testing/html-text.js';
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 const RFC_822 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
@@ -84,9 +85,22 @@ function rssItems(channel: XmlNode) {
     guid: textOf(item, 'guid'),
     guidIsPermaLink: childNamed(item, 'guid').attributes.isPermaLink,
     pubDate: textOf(item, 'pubDate'),
-    description: textOf(item, 'description'),
+    description: descriptionText(textOf(item, 'description')),
     author: textOf(item, 'author'),
   }));
+}
+
+/** What a reader shows of a `description` (HTML): its text, after checking it creates no element. */
+function descriptionText(html: string): string {
+  expect(htmlElements(html), html).toEqual([]);
+  return htmlText(html);
+}
+
+/** The excerpt the blog's page and the API show. */
+async function shownExcerpt(app: App, id: string): Promise<string> {
+  const response = await app.inject({ method: 'GET', url: `/api/blogs/${id}` });
+  expect(response.statusCode).toBe(200);
+  return response.json<{ excerpt: string }>().excerpt;
 }
 
 const newestFirst = (blogs: SeededBlog[]) =>
@@ -183,7 +197,7 @@ describe('feeds and crawl files', () => {
       expect(childNamed(channel, 'atom:link').attributes).toMatchObject({ href: `${TEST_PUBLIC_URL}/rss.xml`, rel: 'self' });
     });
 
-    it('carries the 20 newest blogs, newest first, each with link, guid, RFC 822 date, text and author', async () => {
+    it('carries the 20 newest blogs, newest first, each with link, guid, RFC 822 date, excerpt as text and author', async () => {
       const items = rssItems(rssChannel(await getRss(t.app, '/rss.xml')));
       const expected = newestFirst(blogs).slice(0, 20);
       expect(items).toHaveLength(20);
@@ -196,7 +210,7 @@ describe('feeds and crawl files', () => {
           guid: blogUrl(blog.id),
           guidIsPermaLink: 'true',
           pubDate: blog.created_at.toUTCString(),
-          description: blog.body,
+          description: await shownExcerpt(t.app, blog.id),
           author: blog.author,
         });
         expect(item.pubDate).toMatch(RFC_822);
@@ -210,16 +224,22 @@ describe('feeds and crawl files', () => {
       expect(hostile).toHaveLength(2);
       for (const blog of hostile) {
         const item = items.find((candidate) => candidate.link === blogUrl(blog.id));
-        expect(item).toMatchObject({ title: blog.title, description: blog.body, author: hostileAuthor.email });
+        expect(item).toMatchObject({ title: blog.title, description: await shownExcerpt(t.app, blog.id), author: hostileAuthor.email });
       }
-      expect(items.find((item) => item.link === blogUrl(hostile[0]!.id))).toMatchObject({ title: HOSTILE_TITLE, description: HOSTILE_BODY });
+      // The excerpt is the Markdown's text: `&amp;` written in it is `&`, lines are joined, markup stays text.
+      expect(items.find((item) => item.link === blogUrl(hostile[0]!.id))).toMatchObject({
+        title: HOSTILE_TITLE,
+        description:
+          `First line & <script>alert('x')</script> Second line with ]]> and <![CDATA[ and & written out. ` +
+          `Tabbed — こんにちは世界 — مرحبا بالعالم — 🚀 "quoted" 'single'`,
+      });
     });
 
     describe('?author=', () => {
       it("is one author's newest 20, titled with their e-mail and the site's name", async () => {
         const channel = rssChannel(await getRss(t.app, `/rss.xml?author=${author.id}`));
         expect(textOf(channel, 'title')).toBe(`${author.email} · ${SITE_NAME}`);
-        expect(textOf(channel, 'link')).toBe(`${TEST_PUBLIC_URL}/`);
+        expect(textOf(channel, 'link')).toBe(`${TEST_PUBLIC_URL}/author?id=${author.id}`);
         expect(childNamed(channel, 'atom:link').attributes.href).toBe(`${TEST_PUBLIC_URL}/rss.xml?author=${author.id}`);
         const items = rssItems(channel);
         const expected = newestFirst(blogs.filter((blog) => blog.author === author.email)).slice(0, 20);
@@ -233,7 +253,7 @@ describe('feeds and crawl files', () => {
         expect(textOf(channel, 'title')).toBe(`${hostileAuthor.email} · ${SITE_NAME}`);
         const items = rssItems(channel);
         expect(items.map((item) => item.title)).toEqual(['<<&&>>', HOSTILE_TITLE]);
-        expect(items.map((item) => item.description)).toEqual([']]>]]>]]>', HOSTILE_BODY]);
+        expect(items.map((item) => item.description)).toEqual([']]>]]>]]>', await shownExcerpt(t.app, items[1]!.link.slice(-36))]);
       });
 
       it('is an empty feed for an author without blogs', async () => {
@@ -277,6 +297,8 @@ describe('feeds and crawl files', () => {
       ['/sitemap-pages.xml', 'application/xml; charset=utf-8'],
       ['/sitemap-blogs.xml', 'application/xml; charset=utf-8'],
       ['/rss.xml', 'application/rss+xml; charset=utf-8'],
+      ['/atom.xml', 'application/atom+xml; charset=utf-8'],
+      ['/feed.json', 'application/feed+json; charset=utf-8'],
     ])('answers %s itself, not with the app', async (url, contentType) => {
       for (const method of ['GET', 'HEAD'] as const) {
         const response = await app.inject({ method, url });

@@ -1,48 +1,39 @@
 import { element, xmlDocument } from './feed-xml.js';
+import type { Feed, FeedEntry } from './feed-model.js';
 
-/** RSS 2.0 (https://www.rssboard.org/rss-specification), with the Atom `self` link validators ask for. */
+/**
+ * RSS 2.0 (https://www.rssboard.org/rss-specification), with the Atom `self` link validators ask
+ * for and the whole post in `content:encoded` (https://web.resource.org/rss/1.0/modules/content/).
+ * Readers render `description` as HTML, so it carries the excerpt as HTML-escaped text: XML-escaped
+ * once more by `element`, `<b>` written as text reaches the reader as `&lt;b&gt;` and shows as `<b>`.
+ */
 
-export interface RssItem {
-  title: string;
-  /** Absolute URL of the blog's page; also its permanent guid. */
-  link: string;
-  description: string;
-  /** RSS wants an e-mail address here, and the site shows the author's e-mail anyway. */
-  authorEmail: string;
-  published: Date;
-}
+const CONTENT_NAMESPACE = 'http://purl.org/rss/1.0/modules/content/';
+const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
 
-export interface RssChannel {
-  title: string;
-  link: string;
-  description: string;
-  /** Absolute URL of this feed. */
-  selfUrl: string;
-  items: readonly RssItem[];
-}
-
-function item(blog: RssItem) {
+function item(entry: FeedEntry) {
   return element('item', [
-    element('title', blog.title),
-    element('link', blog.link),
-    element('guid', blog.link, { isPermaLink: 'true' }),
+    element('title', entry.title),
+    element('link', entry.url),
+    element('guid', entry.url, { isPermaLink: 'true' }),
     // RFC 822 (with a four-digit year, as RFC 1123 and every reader expect), always in GMT.
-    element('pubDate', blog.published.toUTCString()),
-    element('description', blog.description),
-    element('author', blog.authorEmail),
+    element('pubDate', entry.published.toUTCString()),
+    element('description', entry.summaryHtml),
+    element('content:encoded', entry.contentHtml),
+    element('author', entry.authorEmail),
   ]);
 }
 
-export function rssXml(channel: RssChannel): string {
+export function rssXml(feed: Feed): string {
   return xmlDocument(
     element('rss', [
       element('channel', [
-        element('title', channel.title),
-        element('link', channel.link),
-        element('description', channel.description),
-        element('atom:link', [], { href: channel.selfUrl, rel: 'self', type: 'application/rss+xml' }),
-        ...channel.items.map(item),
+        element('title', feed.title),
+        element('link', feed.links.home),
+        element('description', feed.description),
+        element('atom:link', [], { href: feed.links.rss, rel: 'self', type: 'application/rss+xml' }),
+        ...feed.entries.map(item),
       ]),
-    ], { version: '2.0', 'xmlns:atom': 'http://www.w3.org/2005/Atom' }),
+    ], { version: '2.0', 'xmlns:atom': ATOM_NAMESPACE, 'xmlns:content': CONTENT_NAMESPACE }),
   );
 }

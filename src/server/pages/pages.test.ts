@@ -25,6 +25,7 @@ function parsePage(html: string) {
     description: meta('description'),
     canonical: one((e) => e.name === 'link' && e.attribs.rel === 'canonical')?.attribs.href,
     feed: one((e) => e.name === 'link' && e.attribs.rel === 'alternate' && e.attribs.type === 'application/rss+xml')?.attribs.href,
+    feeds: all((e) => e.name === 'link' && e.attribs.rel === 'alternate').map((e) => ({ type: e.attribs.type, title: e.attribs.title, href: e.attribs.href })),
     meta,
     scripts,
     jsonLd: jsonLd ? (JSON.parse(DomUtils.textContent(jsonLd)) as Record<string, unknown>) : undefined,
@@ -32,6 +33,13 @@ function parsePage(html: string) {
     text: DomUtils.textContent(one((e) => e.attribs.id === 'root')!).replace(/\s+/g, ' '),
   };
 }
+
+/** What every page announces in its head: the site's feed in each format. */
+const SITE_FEEDS = [
+  { type: 'application/rss+xml', title: 'Field Notes (RSS)', href: `${TEST_PUBLIC_URL}/rss.xml` },
+  { type: 'application/atom+xml', title: 'Field Notes (Atom)', href: `${TEST_PUBLIC_URL}/atom.xml` },
+  { type: 'application/feed+json', title: 'Field Notes (JSON Feed)', href: `${TEST_PUBLIC_URL}/feed.json` },
+];
 
 /** Titles and bodies that try to break out of every place a page puts them. */
 const HOSTILE_TITLE = `</title><script>alert("t")</script> "quoted" & '</script><!-- $& $1 日本語`;
@@ -65,6 +73,7 @@ describe('server-rendered pages', () => {
     expect(page.titles).toBe(1);
     expect(page.canonical).toBe(`${TEST_PUBLIC_URL}/`);
     expect(page.feed).toBe(`${TEST_PUBLIC_URL}/rss.xml`);
+    expect(page.feeds).toEqual(SITE_FEEDS);
     expect(page.meta('og:type')).toBe('website');
     expect(page.meta('og:site_name')).toBe('Field Notes');
     expect(page.meta('og:url')).toBe(`${TEST_PUBLIC_URL}/`);
@@ -234,6 +243,19 @@ describe('server-rendered pages', () => {
     const csp = (await get('/')).headers['content-security-policy'] as string;
     const scriptSrc = csp.split(';').find((directive) => directive.trim().startsWith('script-src'));
     expect(scriptSrc?.trim()).toBe("script-src 'self'");
+  });
+  it("announces the site's three feeds on every page, and an author's page its own three too", async () => {
+    for (const url of ['/', '/about', `/viewBlog?id=${blogs[0]!.id}`, '/search?searchTerm=picture', '/no-such-page']) {
+      expect(parsePage((await get(url)).body).feeds, url).toEqual(SITE_FEEDS);
+    }
+    const page = parsePage((await get(`/author?id=${author.id}`)).body);
+    const title = `Blogs by ${author.email}`;
+    expect(page.feeds).toEqual([
+      ...SITE_FEEDS,
+      { type: 'application/rss+xml', title: `${title} (RSS)`, href: `${TEST_PUBLIC_URL}/rss.xml?author=${author.id}` },
+      { type: 'application/atom+xml', title: `${title} (Atom)`, href: `${TEST_PUBLIC_URL}/atom.xml?author=${author.id}` },
+      { type: 'application/feed+json', title: `${title} (JSON Feed)`, href: `${TEST_PUBLIC_URL}/feed.json?author=${author.id}` },
+    ]);
   });
 });
 

@@ -7,6 +7,8 @@ export interface OutboxMail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML part, if the mail has one. */
+  html?: string;
   links: string[];
   /** Header fields by lower-case name, unfolded (the last one of a name wins). */
   headers: Record<string, string>;
@@ -28,7 +30,8 @@ export async function readOutbox(folder: string): Promise<OutboxMail[]> {
       const headers = Object.fromEntries(
         parsed.headerLines.map(({ key, line }) => [key.toLowerCase(), line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()]),
       );
-      return { file, to: to ?? '', subject: parsed.subject ?? '', text, links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [], headers };
+      const html = typeof parsed.html === 'string' ? parsed.html : undefined;
+      return { file, to: to ?? '', subject: parsed.subject ?? '', text, html, links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [], headers };
     }),
   );
 }

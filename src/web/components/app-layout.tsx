@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router';
 import { messages } from '../../shared/messages';
 import { sessionQueryOptions, useSession, useSessionAcrossTabs } from '../lib/session';
+import { feedLinks, PAGE_FEED_ATTRIBUTE } from '../lib/feed-links';
 import { fullTitle, isRouteHandle } from '../lib/page-meta';
 import { useSite } from '../lib/site-context';
 import { Footer } from './footer';
@@ -26,7 +27,24 @@ function useRefetchWhenViewerChanges() {
   }, [isPending, viewerId, queryClient]);
 }
 
-/** The server writes each page's title; after a client-side navigation the browser does. */
+/** Puts the page's own feed links (an author's feeds) in the head in place of the last page's. */
+function replacePageFeedLinks(links: ReturnType<typeof feedLinks>) {
+  for (const old of document.head.querySelectorAll(`link[${PAGE_FEED_ATTRIBUTE}]`)) old.remove();
+  for (const feed of links.filter((link) => link.ofPage)) {
+    const link = document.createElement('link');
+    link.rel = 'alternate';
+    link.type = feed.type;
+    link.title = feed.title;
+    link.href = feed.href;
+    link.setAttribute(PAGE_FEED_ATTRIBUTE, '');
+    document.head.append(link);
+  }
+}
+
+/**
+ * The server writes each page's title and feed links; after a client-side navigation the browser
+ * does (the site's own feeds are the same on every page and stay).
+ */
 function useDocumentTitle() {
   const matches = useMatches();
   const location = useLocation();
@@ -36,7 +54,9 @@ function useDocumentTitle() {
   useEffect(() => {
     if (!handle) return;
     const url = new URL(location.pathname + location.search, window.location.origin);
-    document.title = fullTitle(handle.meta({ url, queryClient, site }), site);
+    const meta = handle.meta({ url, queryClient, site });
+    document.title = fullTitle(meta, site);
+    replacePageFeedLinks(feedLinks(site, meta.feed));
   }, [handle, location, queryClient, site]);
 }
 

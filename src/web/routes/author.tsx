@@ -63,7 +63,7 @@ export const authorScreen: Screen = {
       title: page > 1 ? `${heading}, page ${page}` : heading,
       description: `The blogs ${list.author.email} wrote, newest first.`,
       path: paths.author(list.author.id, page),
-      feed: { title: heading, path: paths.rss(list.author.id) },
+      feed: { title: heading, author: list.author.id },
     };
   },
   loadError: 'The blogs could not be loaded.',

@@ -1,0 +1,43 @@
+import { element, xmlDocument } from './feed-xml.js';
+import type { Feed, FeedEntry } from './feed-model.js';
+
+/**
+ * Atom 1.0 (RFC 4287). Titles are `type="text"`; the summary and content are `type="html"`: the
+ * summary is the excerpt as HTML-escaped text (shown as typed, like RSS `description`), the
+ * content the whole post's sanitised HTML. Ids are the blogs' page URLs, as RSS guids are, so a
+ * reader that follows both formats sees the same items.
+ */
+
+const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
+
+function person(email: string) {
+  // Atom requires a name; the site knows its authors by their e-mail.
+  return element('author', [element('name', email), element('email', email)]);
+}
+
+function entry(item: FeedEntry) {
+  return element('entry', [
+    element('id', item.url),
+    element('title', item.title, { type: 'text' }),
+    element('link', [], { rel: 'alternate', type: 'text/html', href: item.url }),
+    element('published', item.published.toISOString()),
+    element('updated', item.updated.toISOString()),
+    person(item.authorEmail),
+    element('summary', item.summaryHtml, { type: 'html' }),
+    element('content', item.contentHtml, { type: 'html' }),
+  ]);
+}
+
+export function atomXml(feed: Feed): string {
+  return xmlDocument(
+    element('feed', [
+      element('id', feed.links.atom),
+      element('title', feed.title, { type: 'text' }),
+      element('subtitle', feed.description, { type: 'text' }),
+      element('link', [], { rel: 'self', type: 'application/atom+xml', href: feed.links.atom }),
+      element('link', [], { rel: 'alternate', type: 'text/html', href: feed.links.home }),
+      element('updated', feed.updated.toISOString()),
+      ...feed.entries.map(entry),
+    ], { xmlns: ATOM_NAMESPACE }),
+  );
+}

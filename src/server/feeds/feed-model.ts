@@ -1,0 +1,38 @@
+/**
+ * One feed, whatever its format: what `feeds.service.ts` builds once and `rss-xml.ts`,
+ * `atom-xml.ts` and `json-feed.ts` each write, so the three always carry the same items.
+ */
+
+export interface FeedEntry {
+  /** Absolute URL of the blog's page: its link and its permanent id in every format. */
+  url: string;
+  /** Plain text. */
+  title: string;
+  /** From `outgoingText`: the excerpt as text, and as HTML-escaped text. */
+  summaryText: string;
+  summaryHtml: string;
+  /** From `outgoingText`: the whole post's sanitised HTML with absolute URLs. */
+  contentHtml: string;
+  /** The site shows its authors by e-mail; RSS asks for one. */
+  authorEmail: string;
+  published: Date;
+  updated: Date;
+}
+
+export interface FeedLinks {
+  /** The page the feed is the list of: the home page, or the author's page. */
+  home: string;
+  rss: string;
+  atom: string;
+  json: string;
+}
+
+export interface Feed {
+  title: string;
+  description: string;
+  links: FeedLinks;
+  /** Newest first. */
+  entries: readonly FeedEntry[];
+  /** The newest change among the entries; for an empty feed, when the feeds last changed. */
+  updated: Date;
+}
