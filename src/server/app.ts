@@ -44,6 +44,10 @@ import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
 import { createPageHandler } from './pages/pages.js';
 import { localUploadsDir } from './storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from './storage/storage.js';
+import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
+import { registerBlogRenderingJob } from './blogs/blog-rendering.job.js';
+import { registerImageVariantsJob } from './images/image-variants.job.js';
+import { registerStorageSweepJob } from './storage-sweep/storage-sweep.job.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -71,6 +75,8 @@ declare module 'fastify' {
     contentChanged(tags: readonly string[]): Promise<void>;
     /** What requests left running after their answer (see `BackgroundTasks`). */
     backgroundTasks: BackgroundTasks;
+    /** The app's background jobs: `main.ts` starts them, the app's close stops them (docs/jobs.md). */
+    jobs: JobRunner;
   }
 }
 
@@ -184,7 +190,19 @@ export async function buildApp(options: BuildAppOptions) {
   });
   if (pageRenderer?.close) app.addHook('onClose', () => pageRenderer.close!());
 
+  const jobs = createJobRunner({ database, log: app.log.child({ module: 'jobs' }) });
+  app.decorate('jobs', jobs);
+  registerBlogRenderingJob(jobs, { db: database.db, storage });
+  registerImageVariantsJob(
+    jobs,
+    { db: database.db, storage, onUpdated: (blogId) => app.contentChanged(['lists', `blog:${blogId}`]) },
+    { onStart: config.imageBackfillOnStart },
+  );
+  registerStorageSweepJob(jobs, { db: database.db, storage }, { ...config.storageSweep, inlineGraceMs: config.inlineImages.graceMs });
+
   app.addHook('onClose', async () => {
+    // A job stops after the step in hand, before the database it writes to closes.
+    await jobs.stop();
     // Mail promised by requests already answered goes out before the mailer closes.
     await background.settled();
     mailer.close();
