@@ -97,11 +97,16 @@ export function createLocalImageStorage(rootDir: string): ImageStorage {
  * stream (never all names at once), symbolic links are neither followed nor listed.
  */
 async function* listFiles(root: string, prefix: string, pageSize: number): AsyncGenerator<StoredObject[]> {
-  let page: StoredObject[] = [];
   const start = prefix === '' ? root : path.join(root, prefix);
   const top = await lstatOrNull(start);
   if (!top) return;
   if (!top.isDirectory()) throw new Error(`Refusing to list what is not a plain folder: ${prefix}`);
+  let names: string[] = [];
+  // A page's files are stat'ed together: one at a time, the disk's latency would add up.
+  const statPage = async (keys: string[]) => {
+    const stats = await Promise.all(keys.map((key) => lstatOrNull(path.join(root, key))));
+    return keys.flatMap((key, i) => (stats[i]?.isFile() ? [{ key, size: stats[i].size, modifiedAt: stats[i].mtime }] : []));
+  };
   const folders = [prefix];
   while (folders.length > 0) {
     const folder = folders.pop()!;
@@ -115,20 +120,16 @@ async function* listFiles(root: string, prefix: string, pageSize: number): Async
     for await (const entry of dir) {
       const key = `${folder}${entry.name}`;
       if (!isListedKey(key)) continue;
-      if (entry.isDirectory()) {
-        folders.push(`${key}/`);
-        continue;
-      }
-      if (!entry.isFile()) continue;
-      const stats = await lstatOrNull(path.join(root, key));
-      if (!stats?.isFile()) continue;
-      page.push({ key, size: stats.size, modifiedAt: stats.mtime });
-      if (page.length >= pageSize) {
-        yield page;
-        page = [];
+      if (entry.isDirectory()) folders.push(`${key}/`);
+      else if (entry.isFile()) names.push(key);
+      if (names.length >= pageSize) {
+        const page = await statPage(names);
+        names = [];
+        if (page.length > 0) yield page;
       }
     }
   }
+  const page = await statPage(names);
   if (page.length > 0) yield page;
 }
 
