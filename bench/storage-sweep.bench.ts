@@ -7,7 +7,7 @@
  * Run: node --expose-gc --import tsx bench/storage-sweep.bench.ts [rounds]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readdir, utimes, writeFile } from 'node:fs/promises';
+import { readdir, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
