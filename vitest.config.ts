@@ -40,6 +40,9 @@ export default defineConfig({
                   'src/server/ai/client-bundle.test.ts',
                   'src/server/config.test.ts',
                   'src/server/main.test.ts',
+                  // Spawns servers on their own PGlite, as main.test.ts does.
+                  'src/server/storage-sweep/storage-sweep.crash.test.ts',
+                  'src/server/storage-sweep/storage-sweep.cli.test.ts',
                   // Spawns servers on their own PGlite: nothing in it depends on the test database.
                   'src/server/http/connection-hygiene.test.ts',
                 ],

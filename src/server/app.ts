@@ -48,6 +48,10 @@ import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
 import { createPageHandler } from './pages/pages.js';
 import { localUploadsDir } from './storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from './storage/storage.js';
+import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
+import { registerBlogRenderingJob } from './blogs/blog-rendering.job.js';
+import { registerImageVariantsJob } from './images/image-variants.job.js';
+import { registerStorageSweepJob } from './storage-sweep/storage-sweep.job.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -75,6 +79,8 @@ declare module 'fastify' {
     contentChanged(tags: readonly string[]): Promise<void>;
     /** What requests left running after their answer (see `BackgroundTasks`). */
     backgroundTasks: BackgroundTasks;
+    /** The app's background jobs: `main.ts` starts them, the app's close stops them (docs/jobs.md). */
+    jobs: JobRunner;
   }
 }
 
@@ -123,7 +129,14 @@ export async function buildApp(options: BuildAppOptions) {
   let publicData = noPublicData;
   const cache = config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes, securityHeaders) : undefined;
   // Before the cache's hook, which answers hits without running the hooks after it.
-  if (config.metrics) await registerMetrics(app, config.metrics, { database, cacheCounts: cache?.counts });
+  // Features register their background jobs with this one runner, below (docs/jobs.md).
+  const jobs = createJobRunner({ database, log: app.log.child({ module: 'jobs' }) });
+  app.decorate('jobs', jobs);
+  if (config.metrics) {
+    // No job has a queue yet: what waits is 0 until the durable queue lands.
+    const jobMetrics = () => jobs.stats().map((job) => ({ name: job.name, runs: job.runs, failures: job.failures, skipped: job.skipped, running: job.running, waiting: 0 }));
+    await registerMetrics(app, config.metrics, { database, cacheCounts: cache?.counts, jobs: jobMetrics });
+  }
   // The public part of list pages, for every reader's answer (signed-in ones too): kept beside
   // the cached answers, and dropped with them.
   const publicStore = createPublicDataStore();
@@ -195,7 +208,17 @@ export async function buildApp(options: BuildAppOptions) {
   });
   if (pageRenderer?.close) app.addHook('onClose', () => pageRenderer.close!());
 
+  registerBlogRenderingJob(jobs, { db: database.db, storage });
+  registerImageVariantsJob(
+    jobs,
+    { db: database.db, storage, onUpdated: (blogId) => app.contentChanged(['lists', `blog:${blogId}`]) },
+    { onStart: config.imageBackfillOnStart },
+  );
+  registerStorageSweepJob(jobs, { db: database.db, storage }, { ...config.storageSweep, inlineGraceMs: config.inlineImages.graceMs });
+
   app.addHook('onClose', async () => {
+    // A job stops after the step in hand, before the database it writes to closes.
+    await jobs.stop();
     // Mail promised by requests already answered goes out before the mailer closes.
     await background.settled();
     mailer.close();

@@ -23,6 +23,16 @@ describe('configuration', () => {
     expect(config.serveSourceMaps).toBe(false);
   });
 
+  it('reads the storage sweep: an hour of grace and an hourly run by default, the older interval name still honoured', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).storageSweep).toEqual({ intervalMs: 3_600_000, graceMs: 3_600_000 });
+    expect(loadConfig({ DATA_DIR: dir, STORAGE_SWEEP_GRACE_MINUTES: '0', STORAGE_SWEEP_MINUTES: '15' }).storageSweep).toEqual({ intervalMs: 900_000, graceMs: 0 });
+    expect(loadConfig({ DATA_DIR: dir, INLINE_IMAGE_SWEEP_MINUTES: '30' }).storageSweep.intervalMs).toBe(1_800_000);
+    expect(loadConfig({ DATA_DIR: dir, INLINE_IMAGE_SWEEP_MINUTES: '30', STORAGE_SWEEP_MINUTES: '5' }).storageSweep.intervalMs).toBe(300_000);
+    expect(() => loadConfig({ DATA_DIR: dir, STORAGE_SWEEP_GRACE_MINUTES: '-1' })).toThrow('STORAGE_SWEEP_GRACE_MINUTES must be 0 or more');
+    expect(() => loadConfig({ DATA_DIR: dir, STORAGE_SWEEP_MINUTES: '0' })).toThrow('STORAGE_SWEEP_MINUTES must be positive');
+  });
+
   it('generates the auth secret once and keeps it readable by the owner only', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir }).authSecret;

@@ -39,6 +39,9 @@ const booleanFlag = (fallback: boolean) =>
 const positiveInt = (fallback: number) =>
   z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').default(fallback);
 
+const optionalPositiveInt = () =>
+  z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').optional();
+
 const url = (protocols: string[]) =>
   z
     .url({ message: 'must be a URL' })
@@ -73,7 +76,10 @@ const envSchema = z.object({
   S3_PUBLIC_URL: url(['http:', 'https:']).optional(),
   IMAGE_BACKFILL_ON_START: booleanFlag(true),
   INLINE_IMAGE_GRACE_HOURS: positiveInt(24),
-  INLINE_IMAGE_SWEEP_MINUTES: positiveInt(60),
+  // The interval's earlier name, from when the sweep covered editor uploads only; still honoured.
+  INLINE_IMAGE_SWEEP_MINUTES: optionalPositiveInt(),
+  STORAGE_SWEEP_MINUTES: optionalPositiveInt(),
+  STORAGE_SWEEP_GRACE_MINUTES: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(60),
   SERVE_SOURCE_MAPS: booleanFlag(false),
   RESPONSE_CACHE_MB: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(64),
   SESSION_CACHE_SECONDS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').max(300, 'must be 300 or less').default(30),
@@ -141,8 +147,13 @@ export interface Config {
   s3?: S3Config;
   /** Make the variants of images stored before they existed, in the background after start-up. */
   imageBackfillOnStart: boolean;
-  /** Images uploaded from the editor that no saved blog names are removed after this long, checked this often. */
-  inlineImages: { graceMs: number; sweepIntervalMs: number };
+  /** Images uploaded from the editor that no saved blog names are removed (by the storage sweep) after this long. */
+  inlineImages: { graceMs: number };
+  /**
+   * The sweep of the image store (`STORAGE_SWEEP_MINUTES`, `STORAGE_SWEEP_GRACE_MINUTES`): every
+   * `intervalMs`, files no row names that are older than `graceMs` are removed.
+   */
+  storageSweep: { intervalMs: number; graceMs: number };
   /** Serve the build's `*.map` files to browsers (`SERVE_SOURCE_MAPS`); off, they stay on disk only. */
   serveSourceMaps: boolean;
   socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
@@ -221,7 +232,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     imageBackfillOnStart: e.IMAGE_BACKFILL_ON_START,
-    inlineImages: { graceMs: e.INLINE_IMAGE_GRACE_HOURS * 3_600_000, sweepIntervalMs: e.INLINE_IMAGE_SWEEP_MINUTES * 60_000 },
+    inlineImages: { graceMs: e.INLINE_IMAGE_GRACE_HOURS * 3_600_000 },
+    storageSweep: {
+      intervalMs: (e.STORAGE_SWEEP_MINUTES ?? e.INLINE_IMAGE_SWEEP_MINUTES ?? 60) * 60_000,
+      graceMs: e.STORAGE_SWEEP_GRACE_MINUTES * 60_000,
+    },
     serveSourceMaps: e.SERVE_SOURCE_MAPS,
     socialProviders: parseSocialProviders(env),
     rateLimitScale: e.RATE_LIMIT_SCALE,

@@ -1,11 +1,8 @@
 import { buildApp } from './app.js';
-import { renderUnrenderedBlogs } from './blogs/blog-rendering.service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { PRIVATE_UMASK } from './db/private-files.js';
 import { migrateToLatest } from './db/migrate.js';
-import { backfillImageVariants } from './images/backfill-image-variants.js';
-import { startInlineImageSweep } from './inline-images/inline-images.service.js';
 import { createImageStorage } from './storage/storage.js';
 
 /** Starts the server: config, database, migrations, listen; closes gracefully on SIGTERM/SIGINT. */
@@ -27,21 +24,9 @@ async function main() {
   await migrateToLatest(database.db);
   const storage = createImageStorage(config);
   const app = await buildApp({ config, database, storage });
-  // Blogs saved before Markdown was rendered on write get their HTML now, before any request.
-  await renderUnrenderedBlogs({ db: database.db, storage, log: app.log });
-  const backfill = new AbortController();
-  let backfillDone: Promise<unknown> = Promise.resolve();
-  // Editor uploads no saved blog took within the grace period: now (finishing a sweep cut off by a
-  // restart), then periodically, in the background. Nothing public shows them: no cached answer changes.
-  const inlineImageSweep = startInlineImageSweep(
-    { db: database.db, storage, log: app.log },
-    { graceMs: config.inlineImages.graceMs, intervalMs: config.inlineImages.sweepIntervalMs },
-  );
   app.addHook('onClose', async () => {
-    // The backfill stops after the image in hand, before the database it writes to closes.
-    backfill.abort();
-    await backfillDone;
-    await inlineImageSweep.stop();
+    // Background jobs stop after the step in hand, before the database they write to closes.
+    await app.jobs.stop();
     await database.close();
   });
 
@@ -73,17 +58,10 @@ async function main() {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
+  // Start-up jobs (the Markdown backfill) finish before any request; the rest run in the background.
+  await app.jobs.start();
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Blogging site ready at ${config.publicUrl} (database: ${database.kind}, Node ${process.version})`);
-  if (config.imageBackfillOnStart) {
-    // In the background, after listen: older images keep working (without srcset) meanwhile.
-    backfillDone = backfillImageVariants(
-      { db: database.db, storage, log: app.log, onUpdated: (blogId) => app.contentChanged(['lists', `blog:${blogId}`]) },
-      { signal: backfill.signal },
-    ).catch(
-      (err: unknown) => app.log.error({ err }, 'image variants: backfill stopped'),
-    );
-  }
 }
 
 main().catch((err: unknown) => {

@@ -469,6 +469,8 @@ describe('blogs API', () => {
             recorded.push(['delete', key]);
             await real.delete(key);
           },
+          list: (prefix, options) => real.list(prefix, options),
+          removeListed: (key) => real.removeListed(key),
           publicUrl: (key) => real.publicUrl(key),
           publicBaseUrl: real.publicBaseUrl,
         };

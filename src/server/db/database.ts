@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import { makePrivateDir } from './private-files.js';
 import type { Database } from './schema.js';
 
@@ -75,13 +76,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
 
   let dataDir: string | undefined;
+  let unlock = () => {};
   if (!options.inMemory) {
     // DATA_DIR itself is tightened too: a folder only its owner can enter hides all it holds.
     makePrivateDir(options.dataDir);
+    // One process at a time: a second one (a CLI while the server runs) is refused clearly.
+    unlock = lockDataDir(options.dataDir);
     dataDir = path.join(options.dataDir, 'pglite');
     makePrivateDir(dataDir);
   }
-  const pglite = await PGlite.create({ dataDir, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({ dataDir, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const observers = queryObservers();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), log: observers.log });
   // Destroying the Kysely driver closes PGlite, which flushes its files.
@@ -93,7 +103,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     listen: async (channel, onNotice) => {
       await pglite.listen(channel, onNotice);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 

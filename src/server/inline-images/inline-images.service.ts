@@ -106,7 +106,7 @@ export const SWEEP_BATCH_SIZE = 20;
  */
 export async function sweepUnclaimedInlineImages(
   deps: InlineImagesDeps,
-  options: { graceMs: number; now?: Date; batchSize?: number; signal?: AbortSignal },
+  options: { graceMs: number; now?: Date; batchSize?: number; signal?: AbortSignal; onRemoved?: (key: string) => void },
 ): Promise<number> {
   const before = new Date((options.now ?? new Date()).getTime() - options.graceMs);
   const batchSize = options.batchSize ?? SWEEP_BATCH_SIZE;
@@ -121,6 +121,7 @@ export async function sweepUnclaimedInlineImages(
         return result.status === 'fulfilled';
       });
       await deleteInlineImageRows(trx, removedKeys);
+      removedKeys.forEach((key) => options.onRemoved?.(key));
       return { found: keys.length, gone: removedKeys.length };
     });
     removed += gone;
@@ -129,28 +130,4 @@ export async function sweepUnclaimedInlineImages(
   }
   if (removed > 0) deps.log.info({ removed }, 'inline image sweep: removed images no blog uses');
   return removed;
-}
-
-/** Runs the sweep now and then every `intervalMs`, until `stop()` (which waits for a run in progress). */
-export function startInlineImageSweep(
-  deps: InlineImagesDeps,
-  options: { graceMs: number; intervalMs: number },
-): { stop(): Promise<void> } {
-  const controller = new AbortController();
-  let running: Promise<unknown> = Promise.resolve();
-  const run = () => {
-    running = sweepUnclaimedInlineImages(deps, { graceMs: options.graceMs, signal: controller.signal }).catch((err: unknown) =>
-      deps.log.error({ err }, 'inline image sweep failed; it runs again later'),
-    );
-  };
-  run();
-  const timer = setInterval(() => void running.then(run), options.intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      controller.abort();
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

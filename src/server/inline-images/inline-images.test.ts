@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
 import { MAX_INLINE_IMAGES } from '../../shared/constants.js';
 import type { BlogPreview, InlineImageUploaded } from '../../shared/inline-image-schema.js';
@@ -14,7 +14,9 @@ import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-ap
 import { noisyJpeg, solidPng } from '../testing/image-fixtures.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
-import { inlineImageKeysOf, startInlineImageSweep, sweepUnclaimedInlineImages } from './inline-images.service.js';
+import { inlineImageKeysOf, sweepUnclaimedInlineImages } from './inline-images.service.js';
+import { createJobRunner } from '../jobs/job-runner.js';
+import { registerStorageSweepJob } from '../storage-sweep/storage-sweep.job.js';
 import { multipart as encodeForm, type FilePart } from '../testing/multipart.js';
 
 const DAY_MS = 24 * 3_600_000;
@@ -210,14 +212,14 @@ describe('images inside a blog', () => {
       expect(await sweepUnclaimedInlineImages(deps, { graceMs: DAY_MS })).toBe(0);
     });
 
-    it('runs at start (as the server starts it) and stops after the batch in hand', async () => {
+    it('runs at start as part of the one storage sweep (as the server starts it) and stops after the batch in hand', async () => {
       const stale = await uploadOk(owner);
       await t.database.db.updateTable('inline_images').set({ created_at: new Date(Date.now() - 2 * DAY_MS) }).where('key', '=', keyOf(stale.url)).execute();
-      const sweep = startInlineImageSweep(
-        { db: t.database.db, storage: createImageStorage(t.config), log: t.app.log },
-        { graceMs: DAY_MS, intervalMs: 60_000 },
-      );
-      await sweep.stop();
+      const jobs = createJobRunner({ database: t.database, log: t.app.log });
+      registerStorageSweepJob(jobs, { db: t.database.db, storage: createImageStorage(t.config) }, { graceMs: 3_600_000, inlineGraceMs: DAY_MS, intervalMs: 60_000 });
+      await jobs.start();
+      await vi.waitFor(() => expect(jobs.stats()[0]!.runs).toBe(1));
+      await jobs.stop();
       expect(await row(stale.url)).toBeUndefined();
       expect(filesExist(stale.url)).toEqual([]);
     });

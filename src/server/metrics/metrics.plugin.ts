@@ -17,6 +17,8 @@ export interface JobMetrics {
   name: string;
   runs: number;
   failures: number;
+  /** Turns skipped because another process held the job's lock. */
+  skipped: number;
   running: boolean;
   /** Work waiting for this job (a queue's depth); 0 for a job that only runs on a schedule. */
   waiting: number;
@@ -64,6 +66,7 @@ export async function registerMetrics(app: FastifyInstance, config: NonNullable<
   if (jobs) {
     new client.Gauge({ name: 'job_runs_total', help: 'Runs of each background job since start.', labelNames: ['job'], registers: [registry], collect() { for (const job of jobs()) this.set({ job: job.name }, job.runs); } });
     new client.Gauge({ name: 'job_failures_total', help: 'Failed runs of each background job since start.', labelNames: ['job'], registers: [registry], collect() { for (const job of jobs()) this.set({ job: job.name }, job.failures); } });
+    new client.Gauge({ name: 'job_skipped_total', help: 'Turns of each job skipped because another process ran it.', labelNames: ['job'], registers: [registry], collect() { for (const job of jobs()) this.set({ job: job.name }, job.skipped); } });
     new client.Gauge({ name: 'job_queue_depth', help: 'Work waiting for each background job.', labelNames: ['job'], registers: [registry], collect() { for (const job of jobs()) this.set({ job: job.name }, job.waiting); } });
     new client.Gauge({ name: 'job_running', help: '1 while the job runs in this process.', labelNames: ['job'], registers: [registry], collect() { for (const job of jobs()) this.set({ job: job.name }, job.running ? 1 : 0); } });
   }

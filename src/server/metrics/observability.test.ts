@@ -52,6 +52,9 @@ describe('metrics, readiness and request ids', { timeout: 120_000 }, () => {
     expect(text).toMatch(/db_query_duration_seconds_count\{outcome="ok"\} [1-9]/);
     expect(text).toMatch(/db_pool_connections\{state="total"\} 1/);
     expect(text).toContain('nodejs_eventloop_lag_seconds');
+    // The app's background jobs are registered (not started: tests start none), each with its series.
+    expect(text).toMatch(/job_runs_total\{job="storage-sweep"\} 0/);
+    expect(text).toMatch(/job_failures_total\{job="storage-sweep"\} 0/);
   });
 
   it('serves the metrics on a port of their own when METRICS_PORT is set', async () => {

@@ -1,7 +1,8 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
 import { assertValidImageKey } from './image-key.js';
-import type { ImageStorage } from './storage.js';
+import { assertListedKey, assertListPrefix, isListedKey } from './listed-key.js';
+import type { ImageStorage, StoredObject } from './storage.js';
 
 /** Keys are never reused (see `newImageKey`), so browsers and CDNs may keep objects for a year. */
 export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -54,6 +55,30 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
       await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
     },
 
+    async *list(prefix, options = {}) {
+      assertListPrefix(prefix);
+      // ListObjects (v1), paged by the last key seen: every S3-compatible server has it, and the
+      // test server's v2 continuation tokens need a cipher (DES) that Node 24's OpenSSL lacks.
+      let marker: string | undefined;
+      for (;;) {
+        const page = await client.send(new ListObjectsCommand({ Bucket: s3.bucket, Prefix: prefix, MaxKeys: options.pageSize ?? 1000, Marker: marker }));
+        const contents = page.Contents ?? [];
+        const objects: StoredObject[] = [];
+        for (const object of contents) {
+          // A key no storage of ours could have written (the bucket may be shared) is not ours to judge.
+          if (!object.Key || !isListedKey(object.Key)) continue;
+          objects.push({ key: object.Key, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date() });
+        }
+        if (objects.length > 0) yield objects;
+        const last = contents.at(-1)?.Key;
+        if (!page.IsTruncated || !last) return;
+        marker = page.NextMarker ?? last;
+      }
+    },
+    async removeListed(key) {
+      assertListedKey(key);
+      await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+    },
     publicUrl(key) {
       assertValidImageKey(key);
       return `${baseUrl}/${key}`;

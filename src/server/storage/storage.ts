@@ -3,6 +3,17 @@ import type { Config } from '../config.js';
 import { createLocalImageStorage, localUploadsDir } from './local-storage.js';
 import { createS3ImageStorage } from './s3-storage.js';
 
+/** One object as `list` finds it. */
+export interface StoredObject {
+  /** Its key inside the store (`blogs/…`); a leftover temporary file's too, so not always an image key. */
+  key: string;
+  size: number;
+  modifiedAt: Date;
+}
+
+/** What every image key starts with: the part of the store (or of a shared bucket) that is ours. */
+export const IMAGE_KEY_PREFIX = 'blogs/';
+
 /** Where processed blog images live. Keys come from `newImageKey`. */
 export interface ImageStorage {
   /** Stores the object, replacing any object with the same key. */
@@ -11,6 +22,16 @@ export interface ImageStorage {
   get(key: string): Promise<Buffer | null>;
   /** Removes the object; a key that does not exist is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Everything stored under `prefix` (a folder: ends in `/`), page by page (at most `pageSize`
+   * objects each, in no promised order). Symbolic links and other non-files are never listed.
+   */
+  list(prefix: string, options?: { pageSize?: number }): AsyncIterable<StoredObject[]>;
+  /**
+   * Removes an object `list` returned, whatever its name (a leftover `.tmp` file too), but never
+   * anything outside the store; a key that does not exist is not an error.
+   */
+  removeListed(key: string): Promise<void>;
   /** The URL the browser loads the object from. */
   publicUrl(key: string): string;
   /** What every `publicUrl` starts with, ending in `/`: blogs show images from here only. */

@@ -4,9 +4,16 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+interface KoaContext {
+  path: string;
+  mountPath?: string;
+  state: { vhost?: boolean };
+}
 interface S3rverInstance {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
+  /** Koa's middleware list (s3rver is a Koa app); the last one is its router. */
+  middleware: Array<(ctx: KoaContext, next: () => Promise<unknown>) => unknown>;
 }
 type S3rverClass = new (options: {
   address: string;
@@ -27,6 +34,18 @@ export async function startS3TestServer(bucket = 'blog-images'): Promise<S3TestS
   const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverClass;
   const directory = mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  // The AWS SDK lists a bucket at `/bucket/` (path style) and signs that path; s3rver signs
+  // bucket-level requests as `/bucket`, so every listing would fail its signature check. Just
+  // before s3rver's router, such a request is made to canonicalise with the slash (through
+  // s3rver's own vhost branch: `/${bucket}` + mount path); routing and every other request are
+  // untouched, and signatures are still checked.
+  server.middleware.splice(server.middleware.length - 1, 0, (ctx, next) => {
+    if (!ctx.state.vhost && ctx.path === `/${bucket}/`) {
+      ctx.state.vhost = true;
+      ctx.mountPath = '/';
+    }
+    return next();
+  });
   const address = await server.run();
   return {
     env: {

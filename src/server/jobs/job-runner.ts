@@ -1,0 +1,177 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DatabaseKind } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import { withJobLock } from './job-lock.js';
+
+/** What a run did, by name (`{ removed: 3, bytesFreed: 51200 }`): logged, and kept in the job's stats. */
+export type JobCounts = Record<string, number>;
+
+export interface JobContext {
+  /** Aborted when the app stops: a job checks it between steps and returns what it has done. */
+  signal: AbortSignal;
+  log: FastifyBaseLogger;
+}
+
+export interface JobDefinition {
+  /** Unique, kebab-case: names the job in logs, stats and its lock. */
+  name: string;
+  /**
+   * `before-listen`: `start()` runs it and waits for it (work every request needs done first);
+   * a failure stops the start. `background`: its first run starts with `start()`, unawaited.
+   * Unset: the first run waits for the interval.
+   */
+  runAtStart?: 'before-listen' | 'background';
+  /** Runs again this long after each run ends (never two at once); unset: no schedule. */
+  intervalMs?: number;
+  run(context: JobContext): Promise<JobCounts | void>;
+}
+
+export interface JobStats {
+  name: string;
+  /** Runs that finished, failed or not. */
+  runs: number;
+  failures: number;
+  /** Turns skipped because another process held the job's lock. */
+  skipped: number;
+  running: boolean;
+  lastStartedAt: Date | null;
+  lastDurationMs: number | null;
+  lastCounts: JobCounts | null;
+  lastError: string | null;
+}
+
+export type JobOutcome =
+  | { status: 'done'; counts: JobCounts }
+  | { status: 'failed'; error: unknown }
+  /** Another process (or this one) is running it now. */
+  | { status: 'skipped' };
+
+export interface JobRunner {
+  /** Adds a job; only before `start()`. */
+  register(job: JobDefinition): void;
+  /** Runs the `before-listen` jobs, then schedules the rest. */
+  start(): Promise<void>;
+  /** Cancels what is scheduled, aborts what runs, and waits for it to return. */
+  stop(): Promise<void>;
+  /** One run now, under the job's lock (the CLIs, and tests). */
+  runNow(name: string, options?: { signal?: AbortSignal }): Promise<JobOutcome>;
+  /** Each job's figures since this process started, for logs and a future `/metrics`. */
+  stats(): JobStats[];
+}
+
+export interface JobRunnerDeps {
+  database: { db: Kysely<Database>; kind: DatabaseKind };
+  log: FastifyBaseLogger;
+}
+
+interface JobState {
+  job: JobDefinition;
+  stats: JobStats;
+  running: Promise<JobOutcome> | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * The one place background work runs: each feature registers its jobs (`*.jobs.ts` beside its
+ * code), `buildApp` owns the runner, `main.ts` starts it and the app's close stops it.
+ * See docs/jobs.md.
+ */
+export function createJobRunner(deps: JobRunnerDeps): JobRunner {
+  const jobs = new Map<string, JobState>();
+  const stopping = new AbortController();
+  let started = false;
+
+  const runOnce = (state: JobState, signal: AbortSignal): Promise<JobOutcome> => {
+    if (state.running) return Promise.resolve({ status: 'skipped' });
+    const running = execute(state, signal).finally(() => {
+      state.running = null;
+      state.stats.running = false;
+    });
+    state.running = running;
+    state.stats.running = true;
+    return running;
+  };
+
+  const execute = async (state: JobState, signal: AbortSignal): Promise<JobOutcome> => {
+    const { job, stats } = state;
+    const log = deps.log.child({ job: job.name });
+    const startedAt = Date.now();
+    try {
+      const outcome = await withJobLock(deps.database, job.name, async () => {
+        log.info('job started');
+        stats.lastStartedAt = new Date(startedAt);
+        return (await job.run({ signal, log })) ?? {};
+      });
+      if (!outcome.locked) {
+        stats.skipped++;
+        log.debug('job skipped: another process is running it');
+        return { status: 'skipped' };
+      }
+      const durationMs = Date.now() - startedAt;
+      Object.assign(stats, { runs: stats.runs + 1, lastDurationMs: durationMs, lastCounts: outcome.result, lastError: null });
+      log.info({ durationMs, counts: outcome.result, stopped: signal.aborted }, 'job finished');
+      return { status: 'done', counts: outcome.result };
+    } catch (err) {
+      const durationMs = Date.now() - startedAt;
+      Object.assign(stats, { runs: stats.runs + 1, failures: stats.failures + 1, lastDurationMs: durationMs, lastError: String((err as Error)?.message ?? err) });
+      log.error({ err, durationMs }, 'job failed; it runs again at its next turn');
+      return { status: 'failed', error: err };
+    }
+  };
+
+  const schedule = (state: JobState, delayMs: number) => {
+    if (stopping.signal.aborted) return;
+    state.timer = setTimeout(() => {
+      state.timer = null;
+      void runOnce(state, stopping.signal).then(() => {
+        if (state.job.intervalMs !== undefined) schedule(state, state.job.intervalMs);
+      });
+    }, delayMs);
+    // A scheduled run never keeps the process alive by itself.
+    state.timer.unref();
+  };
+
+  return {
+    register(job) {
+      if (started) throw new Error(`job ${job.name}: register jobs before the runner starts`);
+      if (jobs.has(job.name)) throw new Error(`job ${job.name} is registered twice`);
+      jobs.set(job.name, {
+        job,
+        running: null,
+        timer: null,
+        stats: { name: job.name, runs: 0, failures: 0, skipped: 0, running: false, lastStartedAt: null, lastDurationMs: null, lastCounts: null, lastError: null },
+      });
+    },
+    async start() {
+      if (started) return;
+      started = true;
+      for (const state of jobs.values()) {
+        if (state.job.runAtStart !== 'before-listen') continue;
+        const outcome = await runOnce(state, stopping.signal);
+        if (outcome.status === 'failed') throw outcome.error;
+      }
+      for (const state of jobs.values()) {
+        if (state.job.runAtStart === 'background') schedule(state, 0);
+        else if (state.job.intervalMs !== undefined) schedule(state, state.job.intervalMs);
+      }
+    },
+    async stop() {
+      stopping.abort();
+      for (const state of jobs.values()) {
+        if (state.timer) clearTimeout(state.timer);
+        state.timer = null;
+      }
+      await Promise.all([...jobs.values()].map((state) => state.running));
+    },
+    runNow(name, options = {}) {
+      const state = jobs.get(name);
+      if (!state) throw new Error(`no job named ${name}`);
+      const signal = options.signal ? AbortSignal.any([options.signal, stopping.signal]) : stopping.signal;
+      return runOnce(state, signal);
+    },
+    stats() {
+      return [...jobs.values()].map((state) => ({ ...state.stats, lastCounts: state.stats.lastCounts && { ...state.stats.lastCounts } }));
+    },
+  };
+}
