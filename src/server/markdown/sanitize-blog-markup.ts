@@ -37,6 +37,8 @@ function optionsFor(imagePrefixes: readonly string[], comment: boolean): sanitiz
     },
     // Table column alignment is the only style Markdown writes.
     allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
+    // `[a]()` is a link to this very page (CommonMark keeps `href=""`); alt="" marks a decorative image.
+    allowedEmptyAttributes: ['alt', 'href'],
     allowedSchemes: ['http', 'https', 'mailto'],
     allowedSchemesByTag: { img: ['http', 'https'] },
     allowProtocolRelative: false,
