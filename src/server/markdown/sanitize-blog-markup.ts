@@ -13,7 +13,10 @@ const LINK_REL = 'nofollow ugc noopener';
 /** A comment's markup: no headings and no images (the renderer makes them paragraphs and links). */
 const COMMENT_TAGS = ALLOWED_TAGS.filter((tag) => !/^h\d$/.test(tag) && tag !== 'img');
 
-function optionsFor(imagePrefixes: readonly string[], comment: boolean): sanitizeHtml.IOptions {
+// sanitize-html's option, not yet in its published types.
+type Options = sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] };
+
+function optionsFor(imagePrefixes: readonly string[], comment: boolean): Options {
   return {
     allowedTags: comment ? COMMENT_TAGS : ALLOWED_TAGS,
     allowedAttributes: {
