@@ -215,6 +215,29 @@ describe('CommonMark spec examples through renderMarkdown', () => {
   });
 });
 
+describe('the comparison', () => {
+  const same = (a: string, b: string) => canonical(parseHtml(a)) === canonical(parseHtml(b));
+
+  it('ignores how the same HTML is written: attribute order, entities, <br />, white space beside blocks', () => {
+    expect(same('<p><a title="t" href="/x">a&amp;b &quot;c&quot;</a><br />\nd</p>\n<ul>\n<li>e</li>\n</ul>', '<p><a href="/x" title="t">a&#38;b "c"</a><br>\nd</p><ul><li>e</li></ul>')).toBe(true);
+    expect(same('<p>a  \n b</p>', '<p>a b</p>')).toBe(true);
+    expect(same(`<p><a href="/x" rel="${LINK_REL}">x</a></p>`, '<p><a href="/x">x</a></p>')).toBe(true);
+    expect(same('<pre><code class="hljs language-js"><span class="hljs-keyword">var</span> x</code></pre>', '<pre><code class="language-js">var x</code></pre>')).toBe(true);
+  });
+
+  it('tells apart what a reader or a page would see differently', () => {
+    expect(same('<p>a</p>', '<p>b</p>')).toBe(false);
+    expect(same('<pre><code>a  b</code></pre>', '<pre><code>a b</code></pre>')).toBe(false);
+    expect(same('<p><em>a</em></p>', '<p><strong>a</strong></p>')).toBe(false);
+    expect(same('<p><a href="/x">x</a></p>', '<p><a href="/y">x</a></p>')).toBe(false);
+    expect(same('<p><a href="">x</a></p>', '<p><a>x</a></p>')).toBe(false);
+    expect(same('<pre><code class="language-x">a</code></pre>', '<pre><code>a</code></pre>')).toBe(false);
+    expect(same('<p><a href="/x" rel="nofollow">x</a></p>', '<p><a href="/x">x</a></p>')).toBe(false);
+    expect(same('<p>a b</p>', '<p>a<br>b</p>')).toBe(false);
+    expect(same('<h1>a</h1>', '<h2>a</h2>')).toBe(false);
+  });
+});
+
 afterAll(() => {
   const counts = new Map<string, number>();
   for (const names of results.values()) {
