@@ -177,6 +177,8 @@ describe('renderMarkdown: hostile input', () => {
     ['deeply nested quotes', `${'>'.repeat(100_000)} deep\n\nafter`, (out) => expect(out).toContain('<p>after</p>')],
     ['deeply nested brackets and backticks', '`'.repeat(50_000) + '['.repeat(50_000) + '<'.repeat(50_000), (out) => expect(out.length).toBeGreaterThan(0)],
     ['thousands of images inside links', '[![x](https://a.example/i.png)](https://b.example)'.repeat(20_000), (out) => expect(out).not.toContain('<img')],
+    ['1 MB of tildes', `x ${'~'.repeat(1024 * 1024)}`, (out) => expect(out).not.toContain('<del>')],
+    ['strikethrough openers that never close', '~a ~~a '.repeat(150_000), (out) => expect(out).not.toContain('<del>')],
     ['a huge table', `|${'a|'.repeat(2_000)}\n|${'-|'.repeat(2_000)}\n${`|${'b|'.repeat(2_000)}\n`.repeat(20)}`, (out) => expect(out).toContain('<table>')],
   ];
 
