@@ -75,7 +75,7 @@ describe('blogs in Markdown (API)', () => {
     const created = await writeBlog(t, author, 'Before.');
     const words = Array.from({ length: 500 }, (_, i) => `word${i}`).join(' ');
     const updated = await writeBlog(t, author, `~~Before~~ *after*. ${words}`, { id: created.id });
-    expect(updated.html).toMatch(/^<p><s>Before<\/s> <em>after<\/em>\. word0 /);
+    expect(updated.html).toMatch(/^<p><del>Before<\/del> <em>after<\/em>\. word0 /);
     expect(updated.readingMinutes).toBe(3);
     expect(updated.excerpt.length).toBeLessThanOrEqual(200);
     expect(updated.excerpt).toMatch(/^Before after\. word0 word1 .* word\d+…$/);
@@ -194,7 +194,7 @@ describe('rendering blogs written before Markdown (start-up backfill)', () => {
       '<p>Two<br />\nlines</p>\n',
       '<p><strong>Three</strong></p>\n',
       '<p>Four</p>\n',
-      '<p>Five <s>x</s></p>\n',
+      '<p>Five <del>x</del></p>\n',
     ]);
     expect(rows.map((row) => byId.get(row.id)?.excerpt)).toEqual(['One', 'Two lines', 'Three', 'Four', 'Five x']);
     expect(stored.every((row) => row.reading_minutes === 1)).toBe(true);

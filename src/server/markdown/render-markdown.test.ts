@@ -28,8 +28,20 @@ describe('renderMarkdown: Markdown', () => {
     expect(out).toContain('<td style="text-align:right">2</td>');
   });
 
-  it('renders GFM strikethrough', () => {
-    expect(html('~~gone~~ stays')).toBe('<p><s>gone</s> stays</p>\n');
+  it('renders GFM strikethrough as <del>, with one tilde or two', () => {
+    expect(html('~~gone~~ stays')).toBe('<p><del>gone</del> stays</p>\n');
+    // The GFM spec's examples.
+    expect(html('~~Hi~~ Hello, ~there~ world!')).toBe('<p><del>Hi</del> Hello, <del>there</del> world!</p>\n');
+    expect(html('This ~~has a\n\nnew paragraph~~.')).toBe('<p>This ~~has a</p>\n<p>new paragraph~~.</p>\n');
+    expect(html('This will ~~~not~~~ strike.')).toBe('<p>This will ~~~not~~~ strike.</p>\n');
+  });
+
+  it('strikes only between runs of the same length, flanking like emphasis', () => {
+    expect(html('~one~~ and ~~two~')).toBe('<p><del>one~~ and ~~two</del></p>\n');
+    expect(html('~~a ~b~ c~~')).toBe('<p><del>a <del>b</del> c</del></p>\n');
+    expect(html('in~~side~~word and **~in strong~**')).toBe('<p>in<del>side</del>word and <strong><del>in strong</del></strong></p>\n');
+    expect(html('a ~ b ~ c and ~ spaced~')).toBe('<p>a ~ b ~ c and ~ spaced~</p>\n');
+    expect(html('`~code~` \\~escaped~')).toBe('<p><code>~code~</code> ~escaped~</p>\n');
   });
 
   it('renders GFM task lists as disabled checkboxes labelled by their task', () => {
@@ -65,9 +77,33 @@ describe('renderMarkdown: Markdown', () => {
     expect(out).toContain('<span class="hljs-comment">// why</span>');
   });
 
-  it('escapes code of an unknown or missing language without guessing', () => {
+  it('escapes code of an unknown or missing language without guessing, and keeps a named language as a class', () => {
     expect(html('```\n<b>x</b>\n```')).toBe('<pre><code class="hljs">&lt;b&gt;x&lt;/b&gt;\n</code></pre>\n');
-    expect(html('```nosuchlanguage\na < b\n```')).toBe('<pre><code class="hljs">a &lt; b\n</code></pre>\n');
+    expect(html('```nosuchlanguage\na < b\n```')).toBe('<pre><code class="hljs language-nosuchlanguage">a &lt; b\n</code></pre>\n');
+    // CommonMark: the info string's first word, unescaped, after `language-`.
+    expect(html('``` foo\\+bar extra words\nfoo\n```')).toBe('<pre><code class="hljs language-foo+bar">foo\n</code></pre>\n');
+  });
+
+  it('keeps a named language that tries to break out of its class as text', () => {
+    const out = html('```x"onmouseover="alert(1)\ny\n```');
+    expectSafeHtml(out);
+    expect(out).toMatch(/^<pre><code class="hljs language-x&(quot|#34);onmouseover=&(quot|#34);alert\(1\)">y\n<\/code><\/pre>\n$/);
+  });
+
+  it('keeps the empty target of a link: a link to the page itself, as CommonMark renders it', () => {
+    expect(html('[link]()')).toBe('<p><a href="" rel="nofollow ugc noopener">link</a></p>\n');
+    expect(html('[link](<>)')).toBe('<p><a href="" rel="nofollow ugc noopener">link</a></p>\n');
+    expect(html('[foo]: <>\n\n[foo]')).toBe('<p><a href="" rel="nofollow ugc noopener">foo</a></p>\n');
+  });
+
+  it('links e-mail addresses with + and dotted domains, bare and in angle brackets', () => {
+    expect(html('Write to first.last+tag@mail.example.co.uk.')).toBe(
+      '<p>Write to <a href="mailto:first.last+tag@mail.example.co.uk" rel="nofollow ugc noopener">first.last+tag@mail.example.co.uk</a>.</p>\n',
+    );
+    expect(html('<foo+bar@example.com>')).toBe('<p><a href="mailto:foo+bar@example.com" rel="nofollow ugc noopener">foo+bar@example.com</a></p>\n');
+    expect(html('<first.last+tag@mail.example.co.uk>')).toBe(
+      '<p><a href="mailto:first.last+tag@mail.example.co.uk" rel="nofollow ugc noopener">first.last+tag@mail.example.co.uk</a></p>\n',
+    );
   });
 });
 
@@ -141,6 +177,8 @@ describe('renderMarkdown: hostile input', () => {
     ['deeply nested quotes', `${'>'.repeat(100_000)} deep\n\nafter`, (out) => expect(out).toContain('<p>after</p>')],
     ['deeply nested brackets and backticks', '`'.repeat(50_000) + '['.repeat(50_000) + '<'.repeat(50_000), (out) => expect(out.length).toBeGreaterThan(0)],
     ['thousands of images inside links', '[![x](https://a.example/i.png)](https://b.example)'.repeat(20_000), (out) => expect(out).not.toContain('<img')],
+    ['1 MB of tildes', `x ${'~'.repeat(1024 * 1024)}`, (out) => expect(out).not.toContain('<del>')],
+    ['strikethrough openers that never close', '~a ~~a '.repeat(150_000), (out) => expect(out).not.toContain('<del>')],
     ['a huge table', `|${'a|'.repeat(2_000)}\n|${'-|'.repeat(2_000)}\n${`|${'b|'.repeat(2_000)}\n`.repeat(20)}`, (out) => expect(out).toContain('<table>')],
   ];
 

@@ -3,6 +3,7 @@ import hljs from 'highlight.js';
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { excerptOf, plainText, readingMinutes } from './excerpt.js';
+import { useGfmStrikethrough } from './gfm-strikethrough.js';
 import { sanitizeBlogMarkup } from './sanitize-blog-markup.js';
 import { isStoredImageUrl, normaliseImagePrefixes } from './stored-image-url.js';
 
@@ -46,6 +47,7 @@ const md = new MarkdownIt({
   highlight: highlightCode,
 });
 limitBareLinksToGfm(md);
+useGfmStrikethrough(md);
 // Boxes are shown, never used: disabled, and labelled by wrapping rather than by the plugin's ids.
 md.use(tasklist, { disabled: true, label: false, containerClass: 'contains-task-list' });
 md.core.ruler.after('task_list', 'task_list_labels', labelTaskCheckboxes);
@@ -184,5 +186,7 @@ function highlightCode(code: string, language: string): string {
     const { value } = hljs.highlight(code, { language: name, ignoreIllegals: true });
     return `<pre><code class="hljs language-${md.utils.escapeHtml(name)}">${value}</code></pre>`;
   }
-  return `<pre><code class="hljs">${md.utils.escapeHtml(code)}</code></pre>`;
+  // An unknown language is still named, as CommonMark does: a page's script or style may use it.
+  const named = name ? ` language-${md.utils.escapeHtml(name)}` : '';
+  return `<pre><code class="hljs${named}">${md.utils.escapeHtml(code)}</code></pre>`;
 }

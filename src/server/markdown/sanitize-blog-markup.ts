@@ -38,7 +38,10 @@ function withAbsolute(attribs: Record<string, string>, name: 'href' | 'src', bas
   );
 }
 
-function optionsFor(imagePrefixes: readonly string[], comment: boolean, absoluteBase: string | undefined): sanitizeHtml.IOptions {
+// sanitize-html's option, not yet in its published types.
+type Options = sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] };
+
+function optionsFor(imagePrefixes: readonly string[], comment: boolean, absoluteBase: string | undefined): Options {
   // Once made absolute, a stored image's URL starts with the absolute form of its prefix.
   const storedPrefixes =
     absoluteBase === undefined ? imagePrefixes : [...imagePrefixes, ...imagePrefixes.flatMap((prefix) => absoluteUrl(prefix, absoluteBase) ?? [])];
@@ -65,6 +68,8 @@ function optionsFor(imagePrefixes: readonly string[], comment: boolean, absolute
     },
     // Table column alignment is the only style Markdown writes.
     allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
+    // `[a]()` is a link to this very page (CommonMark keeps `href=""`); alt="" marks a decorative image.
+    allowedEmptyAttributes: ['alt', 'href'],
     allowedSchemes: ['http', 'https', 'mailto'],
     allowedSchemesByTag: { img: ['http', 'https'] },
     allowProtocolRelative: false,
