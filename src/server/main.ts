@@ -5,6 +5,8 @@ import { openDatabase } from './db/database.js';
 import { PRIVATE_UMASK } from './db/private-files.js';
 import { migrateToLatest } from './db/migrate.js';
 import { backfillImageVariants } from './images/backfill-image-variants.js';
+import { configureImageMemory } from './images/image-memory.js';
+import { describeSplit } from './memory/memory-budget.js';
 import { startInlineImageSweep } from './inline-images/inline-images.service.js';
 import { createImageStorage } from './storage/storage.js';
 
@@ -23,7 +25,13 @@ async function main() {
     throw err;
   }
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { memory } = config;
+  configureImageMemory({ cacheBytes: memory.sharpCacheBytes, concurrency: memory.sharpConcurrency, jobs: memory.imageJobs });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    sharedBuffersBytes: memory.pgliteSharedBuffersBytes,
+  });
   await migrateToLatest(database.db);
   const storage = createImageStorage(config);
   const app = await buildApp({ config, database, storage });
@@ -74,7 +82,10 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Blogging site ready at ${config.publicUrl} (database: ${database.kind}, Node ${process.version})`);
+  app.log.info(`Blogging site ready at ${config.publicUrl} (database: ${database.kind}, Node ${process.version}); ${describeSplit(memory)}`);
+  if (database.start === 'initdb') {
+    app.log.warn('first start without the build\'s empty cluster (`npm run build` makes it): PGlite ran initdb, which holds about 900 MB until restart');
+  }
   if (config.imageBackfillOnStart) {
     // In the background, after listen: older images keep working (without srcset) meanwhile.
     backfillDone = backfillImageVariants(

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
 import { assertValidImageKey } from './image-key.js';
 import type { ImageStorage } from './storage.js';
@@ -6,8 +6,13 @@ import type { ImageStorage } from './storage.js';
 /** Keys are never reused (see `newImageKey`), so browsers and CDNs may keep objects for a year. */
 export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
+type Sdk = typeof import('@aws-sdk/client-s3');
+
 export function createS3ImageStorage(s3: S3Config): ImageStorage {
-  const client = new S3Client({
+  // The SDK (about 23 MB) loads with the first object stored or read, not at start-up.
+  let loaded: Promise<{ sdk: Sdk; client: S3Client }> | undefined;
+  const connect = () => (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: newClient(sdk) })));
+  const newClient = (sdk: Sdk) => new sdk.S3Client({
     region: s3.region,
     endpoint: s3.endpoint,
     // Most S3-compatible servers (MinIO, Garage, R2 by IP, ...) do not route bucket subdomains.
@@ -26,8 +31,9 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
   return {
     async put(key, data, contentType) {
       assertValidImageKey(key);
+      const { sdk, client } = await connect();
       await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket: s3.bucket,
           Key: key,
           Body: data,
@@ -39,11 +45,12 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
 
     async get(key) {
       assertValidImageKey(key);
+      const { sdk, client } = await connect();
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: s3.bucket, Key: key }));
         return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
       } catch (error) {
-        if (error instanceof NoSuchKey) return null;
+        if (error instanceof sdk.NoSuchKey) return null;
         throw error;
       }
     },
@@ -51,7 +58,8 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
     async delete(key) {
       assertValidImageKey(key);
       // S3 answers 204 for a key that does not exist, which is what the interface promises.
-      await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+      const { sdk, client } = await connect();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
     },
 
     publicUrl(key) {
