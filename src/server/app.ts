@@ -115,7 +115,7 @@ export async function buildApp(options: BuildAppOptions) {
   const cache = config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes, securityHeaders) : undefined;
   // The public part of list pages, for every reader's answer (signed-in ones too): kept beside
   // the cached answers, and dropped with them.
-  const publicStore = createPublicDataStore();
+  const publicStore = createPublicDataStore(config.memory.publicDataBytes);
   const caches = cache && {
     invalidate(tags: readonly string[]) {
       cache.invalidate(tags);

@@ -99,7 +99,17 @@ export interface MemorySplit {
   imageJobs: number;
   /** PGlite's `shared_buffers` (Postgres' default is 128 MB); undefined on a Postgres server. */
   pgliteSharedBuffersBytes?: number;
+  /**
+   * V8 flags the process restarts itself with (`main.ts`). With PGlite below 2 GB: `--liftoff-only`,
+   * WebAssembly compiled by V8's baseline compiler alone. Its optimising compiler (TurboFan) would
+   * recompile PGlite's hot functions as they warm up, taking several hundred MB for a while
+   * (measured: a first start peaked at 1 GB with it, under 300 MB without); queries run slower.
+   */
+  nodeFlags: string[];
 }
+
+/** Below this budget PGlite's WebAssembly is not recompiled by TurboFan (`nodeFlags`). */
+export const WASM_OPTIMISING_FROM_BYTES = 2048 * MB;
 
 /**
  * The smallest budget the server starts with. Measured (docs/memory.md): the app alone on a
@@ -135,6 +145,7 @@ export function splitMemory(limit: MemoryLimit, options: SplitOptions): MemorySp
     sharpConcurrency: limit.bytes < 1024 * MB ? 1 : cores,
     imageJobs: clamp(Math.floor(limit.bytes / (256 * MB)), 1, Math.max(1, cores)),
     pgliteSharedBuffersBytes: database === 'pglite' ? roundMb(clamp(limit.bytes / 32, 8 * MB, 128 * MB)) : undefined,
+    nodeFlags: database === 'pglite' && limit.bytes < WASM_OPTIMISING_FROM_BYTES ? ['--liftoff-only'] : [],
   };
 }
 
@@ -146,6 +157,7 @@ export function describeSplit(split: MemorySplit): string {
     `public data ${mb(split.publicDataBytes)}`,
     `sharp cache ${mb(split.sharpCacheBytes)}, ${split.sharpConcurrency} thread${split.sharpConcurrency === 1 ? '' : 's'}, ${split.imageJobs} image${split.imageJobs === 1 ? '' : 's'} at once`,
     ...(split.pgliteSharedBuffersBytes ? [`PGlite shared_buffers ${mb(split.pgliteSharedBuffersBytes)}`] : []),
+    ...(split.nodeFlags.length > 0 ? [`Node ${split.nodeFlags.join(' ')}`] : []),
   ];
   return `memory: ${mb(split.budgetBytes)} (${split.source}): ${parts.join(', ')}`;
 }
