@@ -23,7 +23,8 @@ let core: HLJSApi | undefined;
 export function highlighterFor(name: string): { hljs: HLJSApi; language: string } | undefined {
   const file = HIGHLIGHT_LANGUAGES[name.toLowerCase()];
   if (!file) return undefined;
-  core ??= require('highlight.js/lib/core') as HLJSApi;
+  // An instance of our own: the module's shared one is the full bundle's too, should anything load it.
+  core ??= (require('highlight.js/lib/core') as HLJSApi).newInstance();
   register(core, file);
   return { hljs: core, language: file };
 }
