@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -19,7 +20,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
 
 /** The installed PGlite's version, read from its package.json (which it does not export). */
 export function pgliteVersion(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+  let dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
   for (;;) {
     const file = path.join(dir, 'package.json');
     if (existsSync(file)) {

@@ -100,7 +100,7 @@ export interface MemorySplit {
   /** PGlite's `shared_buffers` (Postgres' default is 128 MB); undefined on a Postgres server. */
   pgliteSharedBuffersBytes?: number;
   /**
-   * V8 flags the process restarts itself with (`main.ts`). With PGlite below 2 GB: `--liftoff-only`,
+   * V8 flags the process restarts itself with (`main.ts`), see `nodeFlags`. With PGlite below 2 GB: `--liftoff-only`,
    * WebAssembly compiled by V8's baseline compiler alone. Its optimising compiler (TurboFan) would
    * recompile PGlite's hot functions as they warm up, taking several hundred MB for a while
    * (measured: a first start peaked at 1 GB with it, under 300 MB without); queries run slower.
@@ -145,8 +145,20 @@ export function splitMemory(limit: MemoryLimit, options: SplitOptions): MemorySp
     sharpConcurrency: limit.bytes < 1024 * MB ? 1 : cores,
     imageJobs: clamp(Math.floor(limit.bytes / (256 * MB)), 1, Math.max(1, cores)),
     pgliteSharedBuffersBytes: database === 'pglite' ? roundMb(clamp(limit.bytes / 32, 8 * MB, 128 * MB)) : undefined,
-    nodeFlags: database === 'pglite' && limit.bytes < WASM_OPTIMISING_FROM_BYTES ? ['--liftoff-only'] : [],
+    nodeFlags: nodeFlags(limit, database),
   };
+}
+
+function nodeFlags(limit: MemoryLimit, database: 'pglite' | 'postgres'): string[] {
+  const flags: string[] = [];
+  if (database === 'pglite' && limit.bytes < WASM_OPTIMISING_FROM_BYTES) flags.push('--liftoff-only');
+  // In a cgroup Node sizes V8's heap from its limit; told the budget by MEMORY_LIMIT_MB alone, it
+  // would size it from the machine. The same rule as V8's: half the memory, at least 256 MB.
+  if (limit.source === 'MEMORY_LIMIT_MB') flags.push(`--max-old-space-size=${Math.max(256, Math.floor(limit.bytes / MB / 2))}`);
+  // A smaller young generation: fewer MB touched between collections (measured: a first start
+  // on a 512 MB budget peaked 50 MB lower), at the price of more frequent, shorter scavenges.
+  if (limit.bytes < 1024 * MB) flags.push('--max-semi-space-size=4');
+  return flags;
 }
 
 /** One line for the start-up log: the budget, where it came from, and what each part got. */
@@ -157,7 +169,7 @@ export function describeSplit(split: MemorySplit): string {
     `public data ${mb(split.publicDataBytes)}`,
     `sharp cache ${mb(split.sharpCacheBytes)}, ${split.sharpConcurrency} thread${split.sharpConcurrency === 1 ? '' : 's'}, ${split.imageJobs} image${split.imageJobs === 1 ? '' : 's'} at once`,
     ...(split.pgliteSharedBuffersBytes ? [`PGlite shared_buffers ${mb(split.pgliteSharedBuffersBytes)}`] : []),
-    ...(split.nodeFlags.length > 0 ? [`Node ${split.nodeFlags.join(' ')}`] : []),
+    ...(split.nodeFlags.length > 0 ? [`node ${split.nodeFlags.join(' ')}`] : []),
   ];
   return `memory: ${mb(split.budgetBytes)} (${split.source}): ${parts.join(', ')}`;
 }
