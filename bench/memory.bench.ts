@@ -210,6 +210,7 @@ async function run(database: string, size: string, pictureSet: Buffer[], cleanup
     AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
     RATE_LIMIT_SCALE: '100000',
     LOG_LEVEL: 'warn',
+    ...(process.env.MEMORY_BENCH_APP_ENV ? (JSON.parse(process.env.MEMORY_BENCH_APP_ENV) as Record<string, string>) : {}),
   };
   const site = new Site(cgroup, env, port);
   const row: Row = { database, size, bad: 0 };

@@ -187,6 +187,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: M
     throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   }
   const memory = memorySplit(e.MEMORY_LIMIT_MB, e.RESPONSE_CACHE_MB, e.DATABASE_URL ? 'postgres' : 'pglite', memoryProbe);
+  // What the operator set stays as they set it (and is what the start-up line shows); what is
+  // already in force needs no restart.
+  memory.processEnv = Object.fromEntries(Object.entries(memory.processEnv).map(([name, value]) => [name, env[name] ?? value]));
+  memory.restartEnv = Object.fromEntries(Object.entries(memory.processEnv).filter(([name]) => env[name] === undefined));
 
   return {
     env: e.NODE_ENV,

@@ -20,10 +20,12 @@ async function main() {
     throw err;
   }
   const missing = config.memory.nodeFlags.filter((flag) => !process.execArgv.includes(flag));
-  if (missing.length > 0 && process.execve) {
-    // V8 reads these only at its start: the process replaces itself (same pid, nothing kept),
-    // so `node dist/server/main.js` under any process manager gets them.
-    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], process.env);
+  const { restartEnv } = config.memory;
+  if ((missing.length > 0 || Object.keys(restartEnv).length > 0) && process.execve) {
+    // V8 and glibc read these only at a process's start: the process replaces itself (same pid,
+    // nothing kept), so `node dist/server/main.js` under any process manager gets them.
+    const args = [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)];
+    process.execve(process.execPath, args, { ...process.env, ...restartEnv });
   }
   const { startServer } = await import('./start-server.js');
   await startServer(config);

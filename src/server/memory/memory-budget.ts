@@ -106,10 +106,19 @@ export interface MemorySplit {
    * (measured: a first start peaked at 1 GB with it, under 300 MB without); queries run slower.
    */
   nodeFlags: string[];
+  /**
+   * Environment the process restarts itself with, for what is read only at a process's start:
+   * below 2 GB, `MALLOC_ARENA_MAX=2` (glibc's allocator otherwise keeps up to eight arenas per core
+   * that sharp's threads fragment; measured: 8 uploads took a 512 MB site's peak from 365 to 263 MB,
+   * as sharp's documentation warns). Where the operator set one, theirs (`config.ts`).
+   */
+  processEnv: Record<string, string>;
+  /** The part of `processEnv` not yet in this process's environment: `main.ts` restarts with it. */
+  restartEnv: Record<string, string>;
 }
 
-/** Below this budget PGlite's WebAssembly is not recompiled by TurboFan (`nodeFlags`). */
-export const WASM_OPTIMISING_FROM_BYTES = 2048 * MB;
+/** Below this budget PGlite's WebAssembly is not recompiled by TurboFan (`nodeFlags`), and malloc keeps two arenas. */
+export const SMALL_MACHINE_BELOW_BYTES = 2048 * MB;
 
 /**
  * The smallest budget the server starts with. Measured (docs/memory.md): the app alone on a
@@ -146,12 +155,14 @@ export function splitMemory(limit: MemoryLimit, options: SplitOptions): MemorySp
     imageJobs: clamp(Math.floor(limit.bytes / (256 * MB)), 1, Math.max(1, cores)),
     pgliteSharedBuffersBytes: database === 'pglite' ? roundMb(clamp(limit.bytes / 32, 8 * MB, 128 * MB)) : undefined,
     nodeFlags: nodeFlags(limit, database),
+    processEnv: limit.bytes < SMALL_MACHINE_BELOW_BYTES ? { MALLOC_ARENA_MAX: '2' } : {},
+    restartEnv: {},
   };
 }
 
 function nodeFlags(limit: MemoryLimit, database: 'pglite' | 'postgres'): string[] {
   const flags: string[] = [];
-  if (database === 'pglite' && limit.bytes < WASM_OPTIMISING_FROM_BYTES) flags.push('--liftoff-only');
+  if (database === 'pglite' && limit.bytes < SMALL_MACHINE_BELOW_BYTES) flags.push('--liftoff-only');
   // In a cgroup Node sizes V8's heap from its limit; told the budget by MEMORY_LIMIT_MB alone, it
   // would size it from the machine. The same rule as V8's: half the memory, at least 256 MB.
   if (limit.source === 'MEMORY_LIMIT_MB') flags.push(`--max-old-space-size=${Math.max(256, Math.floor(limit.bytes / MB / 2))}`);
@@ -170,6 +181,7 @@ export function describeSplit(split: MemorySplit): string {
     `sharp cache ${mb(split.sharpCacheBytes)}, ${split.sharpConcurrency} thread${split.sharpConcurrency === 1 ? '' : 's'}, ${split.imageJobs} image${split.imageJobs === 1 ? '' : 's'} at once`,
     ...(split.pgliteSharedBuffersBytes ? [`PGlite shared_buffers ${mb(split.pgliteSharedBuffersBytes)}`] : []),
     ...(split.nodeFlags.length > 0 ? [`node ${split.nodeFlags.join(' ')}`] : []),
+    ...Object.entries(split.processEnv).map(([name, value]) => `${name}=${value}`),
   ];
   return `memory: ${mb(split.budgetBytes)} (${split.source}): ${parts.join(', ')}`;
 }
