@@ -187,8 +187,10 @@ async function post(site: Site, cookie: string, title: string, body: string, ima
 async function load(site: Site, requests: autocannon.Request[], seconds: number, headers: Record<string, string> = {}) {
   const result = await autocannon({ url: `http://127.0.0.1:${site.port}`, connections: CONNECTIONS, duration: seconds, requests, headers: { host: `localhost:${site.port}`, ...headers } });
   site.check();
-  const bad = result['4xx'] + result['5xx'] + result.errors + result.timeouts;
-  return { rps: result.requests.average, bad };
+  // autocannon counts a timeout among its errors too.
+  const bad = result['4xx'] + result['5xx'] + result.errors;
+  const why = bad ? ` (4xx ${result['4xx']}, 5xx ${result['5xx']}, timeouts ${result.timeouts}, errors ${result.errors - result.timeouts}; p99 ${result.latency.p99} ms)` : '';
+  return { rps: result.requests.average, bad, why };
 }
 
 async function run(database: string, size: string, pictureSet: Buffer[], cleanups: Cleanups): Promise<Row> {
@@ -262,14 +264,14 @@ async function run(database: string, size: string, pictureSet: Buffer[], cleanup
     const reads = await load(site, readPaths.map((p) => ({ method: 'GET', path: p })), SECONDS);
     row.readRps = reads.rps;
     row.bad += reads.bad;
-    console.log(`  anonymous reads: ${reads.rps.toFixed(0)} req/s, ${reads.bad} not 2xx/3xx, peak so far ${mb(site.memory().hwmBytes)} MB`);
+    console.log(`  anonymous reads: ${reads.rps.toFixed(0)} req/s, ${reads.bad} not 2xx/3xx${reads.why}, peak so far ${mb(site.memory().hwmBytes)} MB`);
 
     site.phase = 'signed-in load';
     const signedInPaths = ['/', '/?page=2', '/api/blogs?page=1', '/api/auth/get-session', '/drafts', ...Array.from({ length: 10 }, (_, i) => `/viewBlog?id=${pick(i + 80)}`)];
     const signedIn = await load(site, signedInPaths.map((p) => ({ method: 'GET', path: p })), Math.max(1, Math.round(SECONDS / 2)), { cookie });
     row.signedInRps = signedIn.rps;
     row.bad += signedIn.bad;
-    console.log(`  signed-in load: ${signedIn.rps.toFixed(0)} req/s, ${signedIn.bad} not 2xx/3xx`);
+    console.log(`  signed-in load: ${signedIn.rps.toFixed(0)} req/s, ${signedIn.bad} not 2xx/3xx${signedIn.why}`);
 
     site.phase = 'idle';
     await sleep(IDLE_SECONDS * 1000);

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import type { APIError } from 'openai';
+import type * as OpenAiSdk from 'openai';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { OFFLINE_MODEL_LABEL, streamOfflineBlog } from './offline-generator.js';
@@ -47,7 +48,7 @@ export interface BlogGenerator {
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
-type Sdk = typeof import('openai');
+type Sdk = typeof OpenAiSdk;
 let sdk: Sdk | undefined;
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.js';
+import type Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
@@ -55,7 +56,7 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
 }
 
 /** nodemailer loads with the first message, not at start-up: many sites send none for hours. */
-function lazyTransport<T extends Transporter<any>>(create: (nodemailer: (typeof import('nodemailer'))['default']) => T) {
+function lazyTransport<T extends Transporter>(create: (nodemailer: typeof Nodemailer) => T) {
   let made: Promise<T> | undefined;
   let transport: T | undefined;
   return {

@@ -1,3 +1,4 @@
+import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
 import { assertValidImageKey } from './image-key.js';
@@ -6,7 +7,7 @@ import type { ImageStorage } from './storage.js';
 /** Keys are never reused (see `newImageKey`), so browsers and CDNs may keep objects for a year. */
 export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-type Sdk = typeof import('@aws-sdk/client-s3');
+type Sdk = typeof S3Sdk;
 
 export function createS3ImageStorage(s3: S3Config): ImageStorage {
   // The SDK (about 23 MB) loads with the first object stored or read, not at start-up.
