@@ -120,6 +120,7 @@ class Site {
     this.child = this.cgroup.spawn(process.execPath, [builtServerEntry()], { env: this.env, cwd: root, stdio: 'ignore' });
     this.child.on('exit', (code, signal) => {
       this.exited = true;
+      if (this.phase === 'stopping') return;
       if (signal === 'SIGKILL' || (code && code !== 0)) console.log(`  the server exited (${signal ?? code}) during: ${this.phase}`);
     });
     for (;;) {
@@ -143,6 +144,7 @@ class Site {
 
   async stop() {
     if (this.exited) return;
+    this.phase = 'stopping';
     const gone = new Promise((resolve) => this.child.once('exit', resolve));
     this.child.kill('SIGTERM');
     await Promise.race([gone, sleep(15_000)]);
@@ -281,8 +283,8 @@ async function run(database: string, size: string, pictureSet: Buffer[], cleanup
     row.cgroupPeakMb = mb(cgroup.stats().peakBytes);
     console.log(`  idle ${IDLE_SECONDS} s later: ${row.idleMb} MB (peak ${row.peakMb} MB; the cgroup's, page cache included: ${row.cgroupPeakMb} MB)`);
 
-    site.phase = 'later start';
     await site.stop();
+    site.phase = 'later start';
     await site.start();
     row.laterStartPeakMb = mb(site.memory().hwmBytes);
     await sleep(Math.min(IDLE_SECONDS, 5) * 1000);
