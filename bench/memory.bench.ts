@@ -103,6 +103,8 @@ function markdownPost(i: number): string {
 class Site {
   child!: ReturnType<MemoryCgroup['spawn']>;
   exited = false;
+  /** How the process ended, when it did by itself: `killed (SIGKILL)` is the kernel's OOM killer in a cgroup. */
+  ending = '';
   phase = 'first start';
   constructor(
     readonly cgroup: MemoryCgroup,
@@ -121,7 +123,8 @@ class Site {
     this.child.on('exit', (code, signal) => {
       this.exited = true;
       if (this.phase === 'stopping') return;
-      if (signal === 'SIGKILL' || (code && code !== 0)) console.log(`  the server exited (${signal ?? code}) during: ${this.phase}`);
+      this.ending = signal ? `killed (${signal})` : `exited with ${code}`;
+      console.log(`  the server ${this.ending} during: ${this.phase}`);
     });
     for (;;) {
       if (this.exited) throw new Died(this.phase);
@@ -292,9 +295,9 @@ async function run(database: string, size: string, pictureSet: Buffer[], cleanup
     console.log(`  later start: peak ${row.laterStartPeakMb} MB, idle ${row.laterIdleMb} MB`);
   } catch (err) {
     if (!(err instanceof Died)) throw err;
-    row.died = err.message;
+    row.died = `${site.ending || 'died'} during ${err.message}`;
     const stats = cgroup.stats();
-    console.log(`  killed during ${err.message} (cgroup peak ${mb(stats.peakBytes)} MB, OOM kills ${stats.oomKills})`);
+    console.log(`  ${row.died} (cgroup peak ${mb(stats.peakBytes)} MB, OOM kills ${stats.oomKills})`);
   } finally {
     await site.stop();
     cgroup.remove();
@@ -321,7 +324,7 @@ async function main() {
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     console.log(
-      `| ${row.database} | ${row.size === 'unlimited' ? 'unlimited' : `${row.size} MB`} | ${cell(row.firstStartSeconds, 1)} s | ${cell(row.firstStartPeakMb)} MB | ${cell(row.uploadsPerSecond, 1)} | ${cell(row.readRps)} | ${cell(row.signedInRps)} | ${cell(row.peakMb)} MB | ${cell(row.idleMb)} MB | ${cell(row.laterStartPeakMb)} / ${cell(row.laterIdleMb)} MB | ${row.bad} | ${row.died ? `killed during ${row.died}` : 'served'} |`,
+      `| ${row.database} | ${row.size === 'unlimited' ? 'unlimited' : `${row.size} MB`} | ${cell(row.firstStartSeconds, 1)} s | ${cell(row.firstStartPeakMb)} MB | ${cell(row.uploadsPerSecond, 1)} | ${cell(row.readRps)} | ${cell(row.signedInRps)} | ${cell(row.peakMb)} MB | ${cell(row.idleMb)} MB | ${cell(row.laterStartPeakMb)} / ${cell(row.laterIdleMb)} MB | ${row.bad} | ${row.died ?? 'served'} |`,
     );
   }
 }
