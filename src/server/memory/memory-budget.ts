@@ -131,8 +131,9 @@ export const SMALL_MACHINE_BELOW_BYTES = 2048 * MB;
 
 /**
  * The smallest budget the server starts with. Measured (docs/memory.md): the app alone on a
- * Postgres server idles near 110 MB and peaks under load near 180 MB; with PGlite, its WebAssembly
- * heap adds at least 128 MB that it never gives back.
+ * Postgres server starts at about 135 MB and was served in a 192 MB cgroup (its charge peaked at
+ * 148 MB); with PGlite, whose WebAssembly heap adds at least 128 MB that it never gives back, it
+ * was served in 256 MB.
  */
 export const MINIMUM_BYTES = { postgres: 160 * MB, pglite: 256 * MB } as const;
 
