@@ -300,7 +300,7 @@ async function run(database: string, size: string, pictureSet: Buffer[], cleanup
     console.log(`  ${row.died} (cgroup peak ${mb(stats.peakBytes)} MB, OOM kills ${stats.oomKills})`);
   } finally {
     await site.stop();
-    cgroup.remove();
+    await cgroup.remove();
     rmSync(dataDir, { recursive: true, force: true });
   }
   return row;

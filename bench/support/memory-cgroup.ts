@@ -15,8 +15,8 @@ export interface MemoryCgroup {
   spawn(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; stdio?: 'inherit' | 'ignore' | 'pipe' }): ChildProcess;
   /** The cgroup's own counters: peak and current usage (page cache included) and OOM kills. */
   stats(): { peakBytes: number; currentBytes: number; oomKills: number };
-  /** Removes the cgroup (its processes must have exited). */
-  remove(): void;
+  /** Removes the cgroup once its processes have gone (the kernel may take a moment after their exit). */
+  remove(): Promise<void>;
 }
 
 let made = 0;
@@ -68,12 +68,16 @@ export function createMemoryCgroup(limitBytes: number | undefined, name = 'bench
       const peak = existsSync(path.join(dir, 'memory.peak')) ? Number(read('memory.peak')) : Number.NaN;
       return { peakBytes: peak, currentBytes: Number(read('memory.current')), oomKills: Number(oom ?? 0) };
     },
-    remove() {
-      try {
-        rmdirSync(dir);
-      } catch {
-        // still busy for a moment after its last process exits: leave it, it holds nothing
+    async remove() {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        try {
+          rmdirSync(dir);
+          return;
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
       }
+      console.error(`could not remove the cgroup ${dir}: still busy`);
     },
   };
 }
