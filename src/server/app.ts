@@ -139,7 +139,7 @@ export async function buildApp(options: BuildAppOptions) {
   }
   // The public part of list pages, for every reader's answer (signed-in ones too): kept beside
   // the cached answers, and dropped with them.
-  const publicStore = createPublicDataStore();
+  const publicStore = createPublicDataStore(config.memory.publicDataBytes);
   const caches = cache && {
     invalidate(tags: readonly string[]) {
       cache.invalidate(tags);

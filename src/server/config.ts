@@ -3,6 +3,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './db/private-files.js';
+import { detectMemoryLimit, MINIMUM_BYTES, splitMemory, type MemoryLimit, type MemoryProbe, type MemorySplit } from './memory/memory-budget.js';
 
 /**
  * The only place that reads `process.env`. Everything else receives a `Config`.
@@ -81,7 +82,8 @@ const envSchema = z.object({
   STORAGE_SWEEP_MINUTES: optionalPositiveInt(),
   STORAGE_SWEEP_GRACE_MINUTES: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(60),
   SERVE_SOURCE_MAPS: booleanFlag(false),
-  RESPONSE_CACHE_MB: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(64),
+  RESPONSE_CACHE_MB: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').optional(),
+  MEMORY_LIMIT_MB: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').optional(),
   SESSION_CACHE_SECONDS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').max(300, 'must be 300 or less').default(30),
   SITE_NAME: z.string().trim().min(1).max(100).default('Blogging Site'),
   RATE_LIMIT_SCALE: z.coerce.number({ message: 'must be a number' }).positive('must be positive').max(1_000_000).default(1),
@@ -127,8 +129,13 @@ export interface Config {
   publicUrl: string;
   /** The site's name in page titles, feeds and Open Graph (`SITE_NAME`). */
   siteName: string;
-  /** Bytes the in-process cache of anonymous answers may hold (`RESPONSE_CACHE_MB`); 0 turns it off. */
+  /**
+   * Bytes the in-process cache of anonymous answers may hold: `RESPONSE_CACHE_MB`, else the
+   * memory budget's share (`memory.responseCacheBytes`); 0 turns it off.
+   */
   responseCacheBytes: number;
+  /** The memory this process is given (`MEMORY_LIMIT_MB`, else its cgroup's or the machine's) and how it is shared. */
+  memory: MemorySplit;
   /** How long a process may reuse a session it read (`SESSION_CACHE_SECONDS`); 0 reads it on every request. */
   sessionCacheMs: number;
   /** Most URLs in one sitemap file; more blogs make `/sitemap.xml` an index of parts (`SITEMAP_PART_SIZE`). */
@@ -181,7 +188,7 @@ export interface Config {
   metrics?: { token?: string; port?: number };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: MemoryProbe): Config {
   // An empty variable means unset, as in most deployment tools.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
   const parsed = envSchema.safeParse(present);
@@ -197,6 +204,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID) !== (!e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   }
+  const memory = memorySplit(e.MEMORY_LIMIT_MB, e.RESPONSE_CACHE_MB, e.DATABASE_URL ? 'postgres' : 'pglite', memoryProbe);
+  // What the operator set stays as they set it (and is what the start-up line shows); what is
+  // already in force needs no restart.
+  memory.processEnv = Object.fromEntries(Object.entries(memory.processEnv).map(([name, value]) => [name, env[name] ?? value]));
+  memory.restartEnv = Object.fromEntries(Object.entries(memory.processEnv).filter(([name]) => env[name] === undefined));
 
   return {
     env: e.NODE_ENV,
@@ -207,7 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     siteName: e.SITE_NAME,
-    responseCacheBytes: e.RESPONSE_CACHE_MB * 1024 * 1024,
+    responseCacheBytes: memory.responseCacheBytes,
+    memory,
     sessionCacheMs: e.SESSION_CACHE_SECONDS * 1000,
     sitemapPartSize: e.SITEMAP_PART_SIZE,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
@@ -252,6 +265,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     metrics: e.METRICS_TOKEN || e.METRICS_PORT ? { token: e.METRICS_TOKEN, port: e.METRICS_PORT } : undefined,
   };
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * The budget and its split. Below the smallest budget the server runs in, it stops here with one
+ * line, rather than being killed by the kernel later without a word.
+ */
+function memorySplit(limitMb: number | undefined, responseCacheMb: number | undefined, database: 'pglite' | 'postgres', probe?: MemoryProbe): MemorySplit {
+  const limit: MemoryLimit = limitMb !== undefined ? { bytes: limitMb * MB, source: 'MEMORY_LIMIT_MB' } : detectMemoryLimit(probe);
+  const minimum = MINIMUM_BYTES[database];
+  if (limit.bytes < minimum) {
+    const what = database === 'pglite' ? 'with the embedded database (a Postgres server in DATABASE_URL needs less)' : 'on a Postgres server';
+    throw new ConfigError(
+      `Not enough memory: ${Math.round(limit.bytes / MB)} MB (${limit.source}) is below the ${minimum / MB} MB this server needs ${what}`,
+    );
+  }
+  return splitMemory(limit, { database, responseCacheBytes: responseCacheMb === undefined ? undefined : responseCacheMb * MB });
 }
 
 /**

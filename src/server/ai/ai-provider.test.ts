@@ -4,7 +4,7 @@ import { APIConnectionError, AuthenticationError, RateLimitError } from 'openai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { BLOG_PROMPT, blogRequestBody, createBlogGenerator, toAiError, type BlogStream } from './ai-provider.js';
+import { BLOG_PROMPT, blogRequestBody, createBlogGenerator, loadAiSdk, toAiError, type BlogStream } from './ai-provider.js';
 import { sanitizeBlogHtml } from './sanitize-blog-html.js';
 import {
   FAKE_BLOG, splitIntoChunks, startFakeOpenAiServer, type FakeOpenAiServer,
@@ -319,6 +319,8 @@ describe('without an API key', () => {
 });
 
 describe('toAiError', () => {
+  // The provider loads the SDK on its first request; its errors exist only from then on.
+  beforeAll(() => loadAiSdk());
   it('keeps AppErrors and maps SDK errors by kind', () => {
     const own = new AppError(418, 'TEAPOT', 'short and stout');
     expect(toAiError(own)).toBe(own);

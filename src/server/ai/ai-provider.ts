@@ -1,9 +1,6 @@
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
+import type * as OpenAiSdk from 'openai';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { OFFLINE_MODEL_LABEL, streamOfflineBlog } from './offline-generator.js';
@@ -51,6 +48,18 @@ export interface BlogGenerator {
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
+type Sdk = typeof OpenAiSdk;
+let sdk: Sdk | undefined;
+
+/**
+ * The SDK loads on the first generation (about 13 MB that a site without an AI key never needs).
+ * Its errors can only exist once it is loaded, so `toAiError` recognises them from then on.
+ */
+export async function loadAiSdk(): Promise<Sdk> {
+  sdk ??= await import('openai');
+  return sdk;
+}
+
 export function createBlogGenerator(ai: Config['ai']): BlogGenerator {
   if (!ai.apiKey) {
     return {
@@ -59,7 +68,7 @@ export function createBlogGenerator(ai: Config['ai']): BlogGenerator {
     };
   }
   const baseURL = ai.baseUrl ?? DEFAULT_BASE_URL;
-  const client = new OpenAI({
+  const newClient = ({ default: OpenAI }: Sdk) => new OpenAI({
     apiKey: ai.apiKey,
     baseURL,
     // The page is waiting; a retry would double the wait and the cost. The user can press again.
@@ -74,9 +83,10 @@ export function createBlogGenerator(ai: Config['ai']): BlogGenerator {
     // Failures are reported through AppError; the SDK would also print them to the console.
     logLevel: 'off',
   });
+  let client: Promise<OpenAI> | undefined;
   return {
     label: `${ai.model} at ${new URL(baseURL).host}`,
-    generate: (signal) => streamFromProvider(client, ai, signal),
+    generate: async (signal) => streamFromProvider(await (client ??= loadAiSdk().then(newClient)), ai, signal),
   };
 }
 
@@ -179,7 +189,7 @@ class RequestGuard {
   /** The AppError for `err`, or for a stream that ended early when `err` is undefined. */
   failure(err: unknown): AppError {
     if (this.callerAborted) return aiAborted();
-    if (this.timedOut || err instanceof APIConnectionTimeoutError) return aiTimeout(this.timeoutMs);
+    if (this.timedOut || (sdk && err instanceof sdk.APIConnectionTimeoutError)) return aiTimeout(this.timeoutMs);
     if (err === undefined) return aiCutOff();
     return toAiError(err);
   }
@@ -216,12 +226,12 @@ function formatSeconds(ms: number): string {
 /** Maps any failure of a provider request to the AppError the page shows. */
 export function toAiError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) return aiAborted();
-  if (err instanceof APIConnectionTimeoutError) return aiTimeout();
-  if (err instanceof APIConnectionError) {
+  if ((sdk && err instanceof sdk.APIUserAbortError) || (err instanceof Error && err.name === 'AbortError')) return aiAborted();
+  if (sdk && err instanceof sdk.APIConnectionTimeoutError) return aiTimeout();
+  if (sdk && err instanceof sdk.APIConnectionError) {
     return unavailable('The AI provider could not be reached. Please try again later.', err);
   }
-  if (err instanceof APIError) return fromStatus(err);
+  if (sdk && err instanceof sdk.APIError) return fromStatus(err);
   if (err instanceof SyntaxError) {
     return unavailable('The AI provider sent a reply that could not be read. Please try again.', err);
   }

@@ -23,10 +23,22 @@ export interface PublicData {
   writeNotice(request: FastifyRequest): WriteNotice | undefined;
 }
 
-/** The store `createPublicData` keeps its values in; its `invalidate` goes wherever the response cache's does. */
-export function createPublicDataStore(): TaggedLru<object> {
-  // Pages of ten cards are a few KB each: 2,000 of them stay well under 20 MB.
-  return new TaggedLru<object>({ maxEntries: 2_000 });
+/**
+ * The store `createPublicData` keeps its values in, bounded in bytes (the memory budget's share);
+ * its `invalidate` goes wherever the response cache's does.
+ */
+export function createPublicDataStore(maxBytes: number): TaggedLru<object> {
+  // A value's size is counted as twice its JSON: strings of one-byte characters and the objects
+  // around them take about that much of V8's heap (a page of ten cards: a few KB).
+  return new TaggedLru<object>({ maxSize: Math.max(1, maxBytes), sizeOf: (value, key) => 2 * (key.length + jsonLength(value)) + 256 });
+}
+
+function jsonLength(value: object): number {
+  try {
+    return JSON.stringify(value).length;
+  } catch {
+    return 4096; // not JSON (a BigInt inside): counted as a large page
+  }
 }
 
 /** With the response cache off, nothing is kept either. */

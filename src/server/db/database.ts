@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { unpackEmptyCluster } from './empty-cluster.js';
 import { makePrivateDir } from './private-files.js';
 import type { Database } from './schema.js';
 
@@ -28,6 +30,11 @@ export interface DatabaseHandle {
   /** Postgres only: the pool's connections now (the metrics). */
   poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
+  /**
+   * PGlite on disk only: how this start found its cluster. `unpacked` (a first start from the
+   * build's empty cluster), `initdb` (a first start without one: about 900 MB), `opened` (a later start).
+   */
+  start?: 'unpacked' | 'initdb' | 'opened';
 }
 
 export type QueryListener = (durationMs: number, failed: boolean) => void;
@@ -53,6 +60,13 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
   /** PGlite only: keep the database in memory (tests). */
   inMemory?: boolean;
+  /** PGlite only: its `shared_buffers` (from the memory budget); unset keeps Postgres' 128 MB. */
+  sharedBuffersBytes?: number;
+  /**
+   * PGlite on disk only: unpacks an empty cluster into the folder on a first start, instead of
+   * `initdb` (`empty-cluster.ts`); answers false when there is none. By default the build's.
+   */
+  unpackEmptyCluster?: (dataDir: string) => boolean;
 }
 
 /** `DATABASE_URL` set: a Postgres server through `pg`. Unset: embedded PGlite under `DATA_DIR/pglite`. */
@@ -77,6 +91,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
   let dataDir: string | undefined;
   let unlock = () => {};
+  const loadDataDir = options.loadDataDir;
+  let start: DatabaseHandle['start'];
   if (!options.inMemory) {
     // DATA_DIR itself is tightened too: a folder only its owner can enter hides all it holds.
     makePrivateDir(options.dataDir);
@@ -87,7 +103,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create({ dataDir, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+    if (dataDir !== undefined) {
+      if (existsSync(path.join(dataDir, 'PG_VERSION'))) start = 'opened';
+      else if (loadDataDir) start = 'unpacked';
+      else start = (options.unpackEmptyCluster ?? unpackEmptyCluster)(dataDir) ? 'unpacked' : 'initdb';
+    }
+    pglite = await PGlite.create({
+      dataDir,
+      ...(loadDataDir ? { loadDataDir } : {}),
+      ...(options.sharedBuffersBytes ? { startParams: smallStartParams(options.sharedBuffersBytes) } : {}),
+    });
   } catch (error) {
     unlock();
     throw error;
@@ -110,7 +135,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         unlock();
       }
     },
+    start,
   };
+}
+
+/**
+ * PGlite's own start parameters, and beside them what makes its WebAssembly heap (which never
+ * shrinks) smaller: buffers sized from the memory budget instead of Postgres' 128 MB, room for
+ * the one backend PGlite runs rather than 100, and index builds in less memory (measured in
+ * `docs/memory.md`).
+ */
+export function smallStartParams(sharedBuffersBytes: number): string[] {
+  const sharedBuffersKb = Math.max(1024, Math.floor(sharedBuffersBytes / 1024));
+  return [
+    ...PGlite.defaultStartParams,
+    '-c', `shared_buffers=${sharedBuffersKb}kB`,
+    '-c', 'max_connections=5',
+    '-c', 'wal_buffers=256kB',
+    '-c', 'maintenance_work_mem=16MB',
+    '-c', 'max_prepared_transactions=0',
+  ];
 }
 
 /** Starts the text of a statement to be sent as a named prepared statement (`executePrepared`). */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { selectImagesWithoutVariants, saveImageVariants } from './image-variants.repository.js';
+import { withImageSlot } from './image-memory.js';
 import { removeStoredImage, storeVariants } from './stored-image.js';
 
 /** The part of a pino (Fastify) logger the backfill writes to. */
@@ -69,7 +70,7 @@ async function backfillOne(deps: BackfillDeps, id: string, key: string): Promise
       deps.log.warn({ blogId: id, key }, 'image variants: the image file is missing from storage');
       return 'missing';
     }
-    const image = { key, ...(await storeVariants(deps.storage, key, stored)) };
+    const image = { key, ...(await withImageSlot(() => storeVariants(deps.storage, key, stored))) };
     if (!(await saveImageVariants(deps.db, id, image))) {
       // Replaced or deleted while we worked; its files are no longer anyone's.
       await removeStoredImage(deps.storage, key);

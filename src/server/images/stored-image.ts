@@ -1,5 +1,6 @@
 import { ogImageKey, variantImageKey } from '../storage/image-key.js';
 import type { ImageStorage } from '../storage/storage.js';
+import { withImageSlot } from './image-memory.js';
 import { processUploadedImage } from './image-processing.js';
 import { renderImageVariants, VARIANT_WIDTHS } from './image-variants.js';
 
@@ -18,15 +19,17 @@ const WEBP = 'image/webp';
  * Checks and re-encodes an upload, then stores it under `key` with its variants. If any
  * write fails, whatever was written is removed again before the error goes on.
  */
-export async function storeUploadedImage(storage: ImageStorage, key: string, upload: Buffer): Promise<StoredImage> {
-  const image = await processUploadedImage(upload);
-  try {
-    await storage.put(key, image.data, WEBP);
-    return { key, ...(await storeVariants(storage, key, image.data)) };
-  } catch (error) {
-    await removeStoredImage(storage, key).catch(() => undefined);
-    throw error;
-  }
+export function storeUploadedImage(storage: ImageStorage, key: string, upload: Buffer): Promise<StoredImage> {
+  return withImageSlot(async () => {
+    const image = await processUploadedImage(upload);
+    try {
+      await storage.put(key, image.data, WEBP);
+      return { key, ...(await storeVariants(storage, key, image.data)) };
+    } catch (error) {
+      await removeStoredImage(storage, key).catch(() => undefined);
+      throw error;
+    }
+  });
 }
 
 /** Makes and stores the variants of the image stored at `key` (whose bytes are `stored`). */

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.js';
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 
@@ -28,21 +29,22 @@ export interface Mailer {
  */
 export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer {
   const from = config.mail.from;
-  if (config.mail.smtpUrl) {
-    const transport = nodemailer.createTransport(config.mail.smtpUrl);
+  const { smtpUrl } = config.mail;
+  if (smtpUrl) {
+    const transport = lazyTransport((nodemailer) => nodemailer.createTransport(smtpUrl));
     return {
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await (await transport.get()).sendMail({ from, ...message });
       },
       close: () => transport.close(),
     };
   }
 
   const outbox = path.join(config.dataDir, 'mail');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await transport.get()).sendMail({ from, ...message });
       await mkdir(outbox, { recursive: true, mode: PRIVATE_DIR_MODE });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       const temporary = path.join(outbox, `.${name}.tmp`);
@@ -51,6 +53,16 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
       logger.info({ subject: message.subject, file: path.join(outbox, name) }, 'mail written to outbox');
     },
     close: () => transport.close(),
+  };
+}
+
+/** nodemailer loads with the first message, not at start-up: many sites send none for hours. */
+function lazyTransport<T extends Transporter>(create: (nodemailer: typeof Nodemailer) => T) {
+  let made: Promise<T> | undefined;
+  let transport: T | undefined;
+  return {
+    get: () => (made ??= import('nodemailer').then((module) => (transport = create(module.default)))),
+    close: () => transport?.close(),
   };
 }
 

@@ -1,9 +1,9 @@
 import { tasklist } from '@mdit/plugin-tasklist';
-import hljs from 'highlight.js';
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { excerptOf, plainText, readingMinutes } from './excerpt.js';
 import { useGfmStrikethrough } from './gfm-strikethrough.js';
+import { highlighterFor } from './highlight-languages.js';
 import { sanitizeBlogMarkup } from './sanitize-blog-markup.js';
 import { isStoredImageUrl, normaliseImagePrefixes } from './stored-image-url.js';
 
@@ -182,8 +182,9 @@ function markImagesInLinks(state: { tokens: Token[] }): void {
  */
 function highlightCode(code: string, language: string): string {
   const name = language.trim().toLowerCase();
-  if (name && hljs.getLanguage(name)) {
-    const { value } = hljs.highlight(code, { language: name, ignoreIllegals: true });
+  const highlighter = name ? highlighterFor(name) : undefined;
+  if (highlighter) {
+    const { value } = highlighter.hljs.highlight(code, { language: highlighter.language, ignoreIllegals: true });
     return `<pre><code class="hljs language-${md.utils.escapeHtml(name)}">${value}</code></pre>`;
   }
   // An unknown language is still named, as CommonMark does: a page's script or style may use it.

@@ -1,4 +1,5 @@
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
 import { assertValidImageKey } from './image-key.js';
 import { assertListedKey, assertListPrefix, isListedKey } from './listed-key.js';
@@ -7,8 +8,13 @@ import type { ImageStorage, StoredObject } from './storage.js';
 /** Keys are never reused (see `newImageKey`), so browsers and CDNs may keep objects for a year. */
 export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
+type Sdk = typeof S3Sdk;
+
 export function createS3ImageStorage(s3: S3Config): ImageStorage {
-  const client = new S3Client({
+  // The SDK (about 23 MB) loads with the first object stored or read, not at start-up.
+  let loaded: Promise<{ sdk: Sdk; client: S3Client }> | undefined;
+  const connect = () => (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: newClient(sdk) })));
+  const newClient = (sdk: Sdk) => new sdk.S3Client({
     region: s3.region,
     endpoint: s3.endpoint,
     // Most S3-compatible servers (MinIO, Garage, R2 by IP, ...) do not route bucket subdomains.
@@ -27,8 +33,9 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
   return {
     async put(key, data, contentType) {
       assertValidImageKey(key);
+      const { sdk, client } = await connect();
       await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket: s3.bucket,
           Key: key,
           Body: data,
@@ -40,11 +47,12 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
 
     async get(key) {
       assertValidImageKey(key);
+      const { sdk, client } = await connect();
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: s3.bucket, Key: key }));
         return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
       } catch (error) {
-        if (error instanceof NoSuchKey) return null;
+        if (error instanceof sdk.NoSuchKey) return null;
         throw error;
       }
     },
@@ -52,7 +60,8 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
     async delete(key) {
       assertValidImageKey(key);
       // S3 answers 204 for a key that does not exist, which is what the interface promises.
-      await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+      const { sdk, client } = await connect();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
     },
 
     async *list(prefix, options = {}) {
@@ -61,7 +70,8 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
       // test server's v2 continuation tokens need a cipher (DES) that Node 24's OpenSSL lacks.
       let marker: string | undefined;
       for (;;) {
-        const page = await client.send(new ListObjectsCommand({ Bucket: s3.bucket, Prefix: prefix, MaxKeys: options.pageSize ?? 1000, Marker: marker }));
+        const { sdk, client } = await connect();
+        const page = await client.send(new sdk.ListObjectsCommand({ Bucket: s3.bucket, Prefix: prefix, MaxKeys: options.pageSize ?? 1000, Marker: marker }));
         const contents = page.Contents ?? [];
         const objects: StoredObject[] = [];
         for (const object of contents) {
@@ -77,7 +87,8 @@ export function createS3ImageStorage(s3: S3Config): ImageStorage {
     },
     async removeListed(key) {
       assertListedKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+      const { sdk, client } = await connect();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
     },
     publicUrl(key) {
       assertValidImageKey(key);

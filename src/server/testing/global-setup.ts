@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/database.js';
+import { emptyClusterFile } from '../db/empty-cluster.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { adminQuery, withDatabase } from './postgres-admin.js';
 import './provided-context.js';
@@ -15,6 +16,14 @@ export default async function setup(project: TestProject) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'blog-test-template-'));
   const templatePath = path.join(folder, 'pglite.tar.gz');
   const template = await openDatabase({ dataDir: folder, inMemory: true });
+  // Before migrating, the cluster is what `npm run build` keeps for a first start; servers the
+  // tests start from source (`main.ts`) unpack it from beside the source.
+  const emptyCluster = emptyClusterFile();
+  if (!existsSync(emptyCluster)) {
+    const temporary = `${emptyCluster}.${process.pid}.tmp`;
+    writeFileSync(temporary, Buffer.from(await (await template.dump!()).arrayBuffer()));
+    renameSync(temporary, emptyCluster);
+  }
   await migrateToLatest(template.db);
   writeFileSync(templatePath, Buffer.from(await (await template.dump!()).arrayBuffer()));
   await template.close();

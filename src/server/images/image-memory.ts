@@ -1,0 +1,35 @@
+import sharp from 'sharp';
+
+/**
+ * What sharp may hold, set once per process from the memory budget (`memory/memory-budget.ts`):
+ * libvips' operation cache, its threads per image, and how many images are decoded at once. An
+ * upload decodes to about 6 MB of pixels per 1600 x 1000 and each variant adds its own buffers, so
+ * on a small machine uploads take turns rather than all decoding together.
+ */
+export interface ImageMemory {
+  cacheBytes: number;
+  concurrency: number;
+  jobs: number;
+}
+
+let slots = Number.POSITIVE_INFINITY;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+export function configureImageMemory(settings: ImageMemory): void {
+  sharp.cache(settings.cacheBytes > 0 ? { memory: Math.max(1, Math.floor(settings.cacheBytes / (1024 * 1024))), files: 0, items: 100 } : false);
+  sharp.concurrency(settings.concurrency);
+  slots = Math.max(1, settings.jobs);
+}
+
+/** Runs `work` when one of the image slots is free; the others wait in order. */
+export async function withImageSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
+  running += 1;
+  try {
+    return await work();
+  } finally {
+    running -= 1;
+    waiting.shift()?.();
+  }
+}
