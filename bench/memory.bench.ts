@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
-import { benchDatabase, builtServerEntry, freePort, root, type Cleanups } from './support/bench-processes.js';
+import { benchDatabase, builtAppEnv, builtServerEntry, freePort, root, type Cleanups } from './support/bench-processes.js';
 import { createMemoryCgroup, processMemory, type MemoryCgroup } from './support/memory-cgroup.js';
 
 const MB = 1024 * 1024;
@@ -207,16 +207,9 @@ async function run(database: string, size: string, pictureSet: Buffer[], cleanup
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    PUBLIC_URL: `http://localhost:${port}`,
-    AUTH_SECRET: randomBytes(32).toString('hex'),
+    ...builtAppEnv(port, dataDir, databaseUrl),
     AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
     RATE_LIMIT_SCALE: '100000',
-    LOG_LEVEL: 'warn',
     ...(process.env.MEMORY_BENCH_APP_ENV ? (JSON.parse(process.env.MEMORY_BENCH_APP_ENV) as Record<string, string>) : {}),
   };
   const site = new Site(cgroup, env, port);

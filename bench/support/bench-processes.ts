@@ -101,11 +101,9 @@ export function builtServerEntry(): string {
   return mainJs;
 }
 
-export async function startBuiltApp(mainJs: string, databaseUrl: string, cleanups: Cleanups, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<string> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-app-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const app = start(process.execPath, [...nodeArgs, mainJs], {
+/** The environment every bench gives the built app: production, on loopback, its own folder and secret. */
+export function builtAppEnv(port: number, dataDir: string, databaseUrl: string): Record<string, string> {
+  return {
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -114,6 +112,15 @@ export async function startBuiltApp(mainJs: string, databaseUrl: string, cleanup
     PUBLIC_URL: `http://localhost:${port}`,
     AUTH_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
+  };
+}
+
+export async function startBuiltApp(mainJs: string, databaseUrl: string, cleanups: Cleanups, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<string> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-app-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const app = start(process.execPath, [...nodeArgs, mainJs], {
+    ...builtAppEnv(port, dataDir, databaseUrl),
     AI_API_KEY: '',
     SMTP_URL: '',
     ...env,
