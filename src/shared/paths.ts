@@ -42,6 +42,9 @@ export const paths = {
   robots: () => '/robots.txt',
   /** The page an e-mail's unsubscribe link opens (its button unsubscribes); a POST there is RFC 8058's one click. */
   unsubscribe: (token: string) => withQuery('/unsubscribe', { token }),
+  /** A subscription e-mail's links: the page whose button confirms, and the page whose button unsubscribes (a POST there is one click). */
+  confirmSubscription: (token: string) => withQuery('/subscription/confirm', { token }),
+  unsubscribeSubscription: (token: string) => withQuery('/subscription/unsubscribe', { token }),
 };
 
 /** An absolute URL on the site, from `PUBLIC_URL` (no trailing slash) and a path of `paths`. */
