@@ -122,7 +122,13 @@ export async function buildApp(options: BuildAppOptions) {
   // The transport sends (SMTP, or the outbox folder); the app's mailer only queues: every message
   // is a job of the durable queue, sent at MAIL_SEND_PER_MINUTE and retried while SMTP is down.
   const transport = options.mailer ?? createMailer(config, app.log);
-  const queue = createJobQueue({ db: database.db, log: app.log.child({ module: 'queue' }), pollMs: config.queue.pollMs, retryBaseMs: config.queue.retryBaseMs });
+  const queue = createJobQueue({
+    db: database.db,
+    log: app.log.child({ module: 'queue' }),
+    ...config.queue,
+    // PGlite's folder admits one process (`db/data-dir-lock.ts`): a job left running is a crash's, take it back at once.
+    releaseRunningAtStart: database.kind === 'pglite',
+  });
   app.decorate('queue', queue);
   const send = sendRate(config.mail.sendPerMinute);
   registerMailJob(queue, send, transport);

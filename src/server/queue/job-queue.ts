@@ -57,6 +57,11 @@ export interface QueueOptions {
   leaseMs?: number;
   /** The first retry's delay; each next one doubles it, up to an hour. */
   retryBaseMs?: number;
+  /**
+   * Only when no other process can be using the queue (PGlite): jobs found running at start are a
+   * crash's, and run again at once instead of after their lease.
+   */
+  releaseRunningAtStart?: boolean;
 }
 
 export interface QueueOverview {
@@ -70,7 +75,7 @@ export interface JobQueue {
   enqueue(executor: Kysely<Database>, job: NewJob): Promise<boolean>;
   /** Looks for due jobs now (after this process queued some). */
   wake(): void;
-  start(): void;
+  start(): Promise<void>;
   /** Takes no more jobs, and waits for those running to finish. */
   stop(): Promise<void>;
   overview(): Promise<QueueOverview>;
@@ -211,8 +216,12 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     wake() {
       if (started) setImmediate(() => void poll());
     },
-    start() {
+    async start() {
       if (started) return;
+      if (options.releaseRunningAtStart) {
+        const released = await db.updateTable('queued_jobs').set({ locked_until: sql<Date>`now() - interval '1 second'` }).where('state', '=', 'running').executeTakeFirst();
+        if (released.numUpdatedRows > 0n) log.warn({ jobs: Number(released.numUpdatedRows) }, 'job queue: jobs left running by a stopped process run again');
+      }
       started = true;
       void poll();
     },
