@@ -21,6 +21,7 @@ import { commentRoutes } from './comments/comments.routes.js';
 import { blogEditorRoutes } from './blogs/blog-editor.routes.js';
 import { inlineImageRoutes } from './inline-images/inline-images.routes.js';
 import { searchRoutes } from './search/search.routes.js';
+import { tagRoutes } from './tags/tags.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
 import { moderationRoutes } from './moderation/moderation.routes.js';
 import { createSessionMemory, createSessions } from './auth/session.js';
@@ -213,6 +214,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(commentRoutes, deps);
   await app.register(commentMailRoutes, deps);
   await app.register(searchRoutes, deps);
+  await app.register(tagRoutes, deps);
   await app.register(aiRoutes, deps);
   await app.register(moderationRoutes, deps);
   await app.register(subscriptionRoutes, deps);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BLOG_MAX_LENGTH, SEARCH_TERM_MAX_LENGTH, TITLE_MAX_LENGTH } from './constants.js';
 import { messages } from './messages.js';
+import { blogTagsSchema, tagNameSchema } from './tag-schema.js';
 
 /** The text fields of a blog, as the create and edit forms and `POST/PATCH /api/blogs` take them. */
 export const blogInputSchema = z.object({
@@ -48,11 +49,22 @@ export const blogSortSchema = z.enum(['top', 'new', 'hot']);
 export type BlogSort = z.infer<typeof blogSortSchema>;
 export const blogListQuerySchema = pageQuerySchema.extend({
   sort: blogSortSchema.default('top'),
+  /** Only the blogs carrying this tag (`/tag?name=`'s list). */
+  tag: tagNameSchema.optional(),
 });
+
+/**
+ * Where a search looks: `title` (the spec's search, the default) or `all`, titles and the text
+ * of the blogs ('Search in text too'), with phrases in quotes, `-word` to leave out, ranking
+ * and snippets.
+ */
+export const searchInSchema = z.enum(['title', 'all']);
+export type SearchIn = z.infer<typeof searchInSchema>;
 
 export const searchQuerySchema = z.object({
   searchTerm: z.string().max(SEARCH_TERM_MAX_LENGTH, `The search term is too long: at most ${SEARCH_TERM_MAX_LENGTH} characters.`).default(''),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  in: searchInSchema.default('title'),
 });
 
 export const voteDirectionSchema = z.enum(['up', 'down']);
@@ -103,6 +115,8 @@ export const blogSchema = z.object({
   /** Comments everyone can see (hidden ones are not counted). */
   commentCount: z.number().int(),
   status: blogStatusSchema,
+  /** Up to 5 lowercase tags, in the writer's order. */
+  tags: blogTagsSchema,
 });
 export type Blog = z.infer<typeof blogSchema>;
 
@@ -122,7 +136,21 @@ export const blogPageSchema = z.object({
 });
 export type BlogPage = z.infer<typeof blogPageSchema>;
 
+/**
+ * A piece of a search-in-text snippet: plain text, and whether it is one of the matched words.
+ * The snippet is data, never markup: the page renders each part as text (a match in `<mark>`).
+ */
+export const snippetPartSchema = z.object({ text: z.string(), match: z.boolean() });
+export type SnippetPart = z.infer<typeof snippetPartSchema>;
+
+/** A search result: a card's fields and, for a search in text, the words around the matches in the blog's text. */
+export const searchResultSchema = blogSummarySchema.extend({
+  snippet: z.array(snippetPartSchema).optional(),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
 export const searchPageSchema = blogPageSchema.extend({
+  items: z.array(searchResultSchema),
   total: z.number().int(),
 });
 export type SearchPage = z.infer<typeof searchPageSchema>;

@@ -30,11 +30,16 @@ export const paths = {
   auth: (view?: string, extra: Record<string, string> = {}) => withQuery('/auth', { view, ...extra }),
   viewBlog: (id: string) => withQuery('/viewBlog', { id }),
   edit: (id: string) => withQuery('/edit', { id }),
-  search: (searchTerm: string, page?: number) => withQuery('/search', { searchTerm, page: pageParam(page) }),
-  /** The three feeds of the same items (the site's newest, or one author's): RSS 2.0, Atom 1.0, JSON Feed 1.1. */
-  rss: (author?: string) => withQuery('/rss.xml', { author }),
-  atom: (author?: string) => withQuery('/atom.xml', { author }),
-  jsonFeed: (author?: string) => withQuery('/feed.json', { author }),
+  /** `searchIn` 'all' is 'Search in text too'; the spec's title search has no `in`. */
+  search: (searchTerm: string, page?: number, searchIn?: string) =>
+    withQuery('/search', { searchTerm, in: searchIn === 'all' ? 'all' : undefined, page: pageParam(page) }),
+  /** One tag's public blogs; `sort` is left out for the default order ('top'), as on the home page. */
+  tag: (name: string, page?: number, sort?: string) => withQuery('/tag', { name, sort: sort === 'top' ? undefined : sort, page: pageParam(page) }),
+  tags: (page?: number) => withQuery('/tags', { page: pageParam(page) }),
+  /** The three feeds of the same items (the site's newest, one author's or one tag's): RSS 2.0, Atom 1.0, JSON Feed 1.1. */
+  rss: (author?: string, tag?: string) => withQuery('/rss.xml', { author, tag }),
+  atom: (author?: string, tag?: string) => withQuery('/atom.xml', { author, tag }),
+  jsonFeed: (author?: string, tag?: string) => withQuery('/feed.json', { author, tag }),
   sitemap: () => '/sitemap.xml',
   /** The parts `/sitemap.xml` lists when it is an index: the static pages, and blogs in id order from `from`. */
   sitemapPages: () => '/sitemap-pages.xml',

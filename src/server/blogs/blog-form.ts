@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { BLOG_MAX_LENGTH, TITLE_MAX_LENGTH } from '../../shared/constants.js';
+import { MAX_TAGS, TAG_MAX_LENGTH } from '../../shared/tag-schema.js';
 import type { AppError} from '../errors.js';
 import { badRequest, unsupportedMediaType } from '../errors.js';
 import { rejectNul } from '../http/bad-characters.js';
@@ -12,11 +13,13 @@ export interface UploadedFile {
 }
 
 export interface BlogForm {
-  fields: { title?: string; blog?: string; status?: string };
+  fields: { title?: string; blog?: string; status?: string; tags?: string };
   image?: UploadedFile;
 }
 
-const TEXT_FIELDS = ['title', 'blog', 'status'] as const;
+const TEXT_FIELDS = ['title', 'blog', 'status', 'tags'] as const;
+/** The Tags field's text at most: room for every tag at its longest, with separators and blanks around them. */
+const TAGS_FIELD_MAX_LENGTH = 4 * MAX_TAGS * (TAG_MAX_LENGTH + 2);
 const IMAGE_FIELD = 'image';
 
 /**
@@ -26,8 +29,8 @@ const IMAGE_FIELD = 'image';
 export const BLOG_FORM_LIMITS = {
   fileSize: MAX_UPLOAD_BYTES,
   files: 1,
-  fields: 5,
-  parts: 7,
+  fields: 6,
+  parts: 8,
   fieldNameSize: 100,
   fieldSize: 4 * Math.max(BLOG_MAX_LENGTH, TITLE_MAX_LENGTH) + 1024,
   headerPairs: 20,
@@ -40,7 +43,7 @@ export const BLOG_FORM_LIMITS = {
  */
 export async function readBlogForm(request: FastifyRequest): Promise<BlogForm> {
   if (!request.isMultipart()) {
-    throw unsupportedMediaType('Send the blog as multipart/form-data with the fields title, blog, an optional status and an optional image.');
+    throw unsupportedMediaType('Send the blog as multipart/form-data with the fields title, blog, optional status and tags, and an optional image.');
   }
   const form: BlogForm = { fields: {} };
   let failure: AppError | undefined;
@@ -65,7 +68,7 @@ export async function readBlogForm(request: FastifyRequest): Promise<BlogForm> {
       const name = part.fieldname;
       if (!isTextField(name)) continue;
       if (form.fields[name] !== undefined) failure ??= badRequest(`The field "${name}" was sent twice.`);
-      else if (part.valueTruncated) failure ??= badRequest(fieldTooLong(name));
+      else if (part.valueTruncated || (name === 'tags' && String(part.value).length > TAGS_FIELD_MAX_LENGTH)) failure ??= badRequest(fieldTooLong(name));
       // Browsers send form text with CRLF line breaks; the blog keeps plain LF.
       else form.fields[name] = String(part.value).replace(/\r\n?/g, '\n');
     }
@@ -83,6 +86,7 @@ function isTextField(name: string): name is (typeof TEXT_FIELDS)[number] {
 
 function fieldTooLong(name: (typeof TEXT_FIELDS)[number]): string {
   if (name === 'status') return 'The status must be draft or published.';
+  if (name === 'tags') return `Too many tags: at most ${MAX_TAGS}.`;
   return name === 'title'
     ? `The title is too long: at most ${TITLE_MAX_LENGTH} characters.`
     : `The content is too long: at most ${BLOG_MAX_LENGTH} characters.`;
@@ -91,7 +95,7 @@ function fieldTooLong(name: (typeof TEXT_FIELDS)[number]): string {
 const BLOG_FORM_MESSAGES: MultipartMessages = {
   fileTooLarge: imageTooLarge,
   tooManyFiles: () => badRequest('Send at most one image.'),
-  tooManyParts: () => badRequest('The form has too many fields: send title, blog, an optional status and an optional image.'),
+  tooManyParts: () => badRequest('The form has too many fields: send title, blog, optional status and tags, and an optional image.'),
   malformed: 'The form could not be read: the upload was cut off or malformed. Please try again.',
 };
 

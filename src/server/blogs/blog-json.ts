@@ -41,6 +41,7 @@ function summaryFields(row: CommonRow, storage: ImageStorage): Omit<BlogSummary,
     commentCount: row.comment_count,
     myVote: row.my_vote,
     status: row.status,
+    tags: row.tags,
     // Only its author is ever shown a hidden blog; they see why.
     hidden: row.hidden_at !== null || row.author_suspended_at !== null,
   };

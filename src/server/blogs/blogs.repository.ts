@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { BlogStatus, Database } from '../db/schema.js';
 import type { RenderedMarkdown } from '../markdown/render-markdown.js';
 import type { StoredImage } from '../images/stored-image.js';
@@ -12,6 +12,7 @@ const renderedColumns = (rendered: RenderedMarkdown) => ({
   html: rendered.html,
   excerpt: rendered.excerpt,
   reading_minutes: rendered.readingMinutes,
+  body_text: rendered.text,
 });
 
 /**
@@ -25,14 +26,22 @@ const ORDERS = {
   hot: ['blogs.hot_score', 'blogs.id'],
 } as const satisfies Record<BlogSort, readonly string[]>;
 
+/** Which public blogs a list shows: all, one author's, or those carrying one tag. */
+export interface ListFilter {
+  authorId?: string;
+  tag?: string;
+}
+
 /**
  * The ids of one page of public blogs in an order, unexecuted (the tests read its plan). The offset
  * runs over the order's index alone (an index-only scan), so deep pages skip index entries
- * instead of joined rows.
+ * instead of joined rows. A tag's list reads `blogs_tags_idx` (GIN) and sorts its blogs, or walks
+ * the order's index when the tag is on most blogs: the planner weighs the two by the tag's share.
  */
-export function selectPageIds(db: Kysely<Database>, sort: BlogSort, options: { offset: number; limit: number; authorId?: string }) {
+export function selectPageIds(db: Kysely<Database>, sort: BlogSort, options: { offset: number; limit: number } & ListFilter) {
   let query = db.selectFrom('blogs').select('blogs.id').where(blogVisibleTo(null));
   if (options.authorId !== undefined) query = query.where('blogs.user_id', '=', options.authorId);
+  if (options.tag !== undefined) query = query.where('blogs.tags', '@>', sql<string[]>`array[${options.tag}]::text[]`);
   for (const column of ORDERS[sort]) query = query.orderBy(column, 'desc');
   return query.offset(options.offset).limit(options.limit);
 }
@@ -45,7 +54,7 @@ export function selectPageIds(db: Kysely<Database>, sort: BlogSort, options: { o
 export async function selectListPage(
   db: Kysely<Database>,
   sort: BlogSort,
-  options: { offset: number; limit: number; authorId?: string },
+  options: { offset: number; limit: number } & ListFilter,
 ): Promise<BlogSummaryRow[]> {
   let query = selectBlogSummaryRows(db, null).where('blogs.id', 'in', selectPageIds(db, sort, options));
   for (const column of ORDERS[sort]) query = query.orderBy(column, 'desc');
@@ -77,7 +86,7 @@ export async function selectDraftsPage(db: Db, userId: string, options: { offset
 
 export async function insertBlog(
   db: Db,
-  row: { userId: string; title: string; body: string; status: BlogStatus; rendered: RenderedMarkdown; image: StoredImage | null },
+  row: { userId: string; title: string; body: string; status: BlogStatus; tags: string[]; rendered: RenderedMarkdown; image: StoredImage | null },
 ): Promise<string> {
   const inserted = await db
     .insertInto('blogs')
@@ -86,6 +95,7 @@ export async function insertBlog(
       title: row.title,
       body: row.body,
       status: row.status,
+      tags: row.tags,
       ...renderedColumns(row.rendered),
       ...imageColumns(row.image),
     })
@@ -113,7 +123,7 @@ export async function updateOwnBlog(
   db: Db,
   id: string,
   userId: string,
-  changes: { title: string; body: string; status: BlogStatus; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage },
+  changes: { title: string; body: string; status: BlogStatus; tags?: string[]; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage },
 ): Promise<boolean> {
   const now = new Date();
   const result = await db
@@ -122,6 +132,7 @@ export async function updateOwnBlog(
       title: changes.title,
       body: changes.body,
       status: changes.status,
+      ...(changes.tags !== undefined ? { tags: changes.tags } : {}),
       ...renderedColumns(changes.rendered),
       ...(changes.image !== undefined ? imageColumns(changes.image) : {}),
       ...(changes.publishedNow ? { created_at: now } : {}),

@@ -31,7 +31,7 @@ const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please
 const idParams = z.object({ id: z.string() });
 const multipartBody = {
   description:
-    'multipart/form-data: `title`, `blog` (text), an optional `status` (`published`, the default on create, or `draft`: seen by its owner only; an edit without it keeps the status) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF). A draft may have an empty title or content.',
+    'multipart/form-data: `title`, `blog` (text), an optional `status` (`published`, the default on create, or `draft`: seen by its owner only; an edit without it keeps the status), optional `tags` (up to 5 lowercase tags separated by commas or spaces, each letters and digits in words joined by hyphens; an edit without the field keeps the tags, an empty one removes them) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF). A draft may have an empty title or content.',
 };
 
 export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -45,7 +45,8 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     {
       schema: {
         tags: ['blogs'],
-        summary: "One page of blogs: 'top' (best rated, then newest; the default), 'new' (newest first) or 'hot' (rating with time decay)",
+        summary:
+          "One page of blogs: 'top' (best rated, then newest; the default), 'new' (newest first) or 'hot' (rating with time decay); `tag` keeps those carrying that tag",
         querystring: blogListQuerySchema,
         response: { 200: blogPageSchema },
       },

@@ -13,6 +13,7 @@ import {
 } from '../../shared/blog-schema.js';
 import { PAGE_SIZE } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
+import { tagsInputSchema } from '../../shared/tag-schema.js';
 import type { PublicData } from '../cache/public-data.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
@@ -41,6 +42,7 @@ import {
   selectDraftsPage,
   selectListPage,
   updateOwnBlog,
+  type ListFilter,
 } from './blogs.repository.js';
 
 export interface BlogsDeps {
@@ -65,24 +67,26 @@ export function parseBlogId(id: string): string {
   return parsed.data;
 }
 
-export async function listBlogs(deps: BlogListDeps, viewerId: string | null, query: { page: number; sort: BlogSort }): Promise<BlogPage> {
-  return listPage(deps, viewerId, query.sort, query.page);
+/** One page of public blogs in an order; with `tag`, only those carrying it (an unused tag: an empty page). */
+export async function listBlogs(deps: BlogListDeps, viewerId: string | null, query: { page: number; sort: BlogSort; tag?: string }): Promise<BlogPage> {
+  return listPage(deps, viewerId, query.sort, query.page, { tag: query.tag });
 }
 
 /** One page of an author's public blogs, newest first, with who they are; 404 for no such user. */
 export async function listAuthorBlogs(deps: BlogListDeps, viewerId: string | null, authorId: string, page: number): Promise<AuthorPage> {
   const email = await findAuthorEmail(deps.db, authorId);
   if (email === undefined) throw notFound(messages.noSuchAuthor);
-  return { author: { id: authorId, email }, ...(await listPage(deps, viewerId, 'new', page, authorId)) };
+  return { author: { id: authorId, email }, ...(await listPage(deps, viewerId, 'new', page, { authorId })) };
 }
 
-async function listPage(deps: BlogListDeps, viewerId: string | null, sort: BlogSort, page: number, authorId?: string): Promise<BlogPage> {
+async function listPage(deps: BlogListDeps, viewerId: string | null, sort: BlogSort, page: number, filter: ListFilter = {}): Promise<BlogPage> {
   // The page as anyone sees it, kept in memory until a write changes a list; the viewer's own
   // votes are read fresh for every answer.
-  const key = authorId === undefined ? `list:${sort}:${page}` : `author:${authorId}:${page}`;
+  const key =
+    filter.authorId !== undefined ? `author:${filter.authorId}:${page}` : filter.tag !== undefined ? `tag:${filter.tag}:${sort}:${page}` : `list:${sort}:${page}`;
   const shared = await deps.publicData.remember(key, ['lists'], async () => {
     // One row more than a page says exactly whether another page exists.
-    const rows = await selectListPage(deps.db, sort, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1, authorId });
+    const rows = await selectListPage(deps.db, sort, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1, ...filter });
     return { items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)), hasMore: rows.length > PAGE_SIZE };
   });
   return { items: await withViewerVotes(deps.viewerVotes, viewerId, shared.items), page, pageSize: PAGE_SIZE, hasMore: shared.hasMore };
@@ -114,12 +118,13 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
   // Without a status the spec's flow: Submit publishes.
   const status = parseStatus(form) ?? 'published';
   const input = validateText(form, status);
+  const tags = parseTags(form) ?? [];
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
   const image = form.image ? await storeImage(deps, form.image, userId) : null;
   let id: string;
   try {
     id = await deps.db.transaction().execute(async (trx) => {
-      const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, status, rendered, image });
+      const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, status, tags, rendered, image });
       await syncBlogInlineImages(trx, { userId, blogId: created, keys: inlineKeys });
       if (status === 'published') await enqueueJob(trx, blogPublishedJob(created));
       return created;
@@ -159,6 +164,7 @@ export async function updateBlog(
   const id = parseBlogId(rawId);
   const requested = parseStatus(form);
   const draftInput = validateText(form, requested ?? 'draft');
+  const tags = parseTags(form);
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, draftInput.blog);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
   let before: { imageKey: string | null; status: BlogStatus };
@@ -173,6 +179,7 @@ export async function updateBlog(
         title: input.title,
         body: input.blog,
         status,
+        tags,
         publishedNow: current.status === 'draft' && status === 'published',
         rendered,
         image: newImage,
@@ -227,6 +234,14 @@ function validateText(form: BlogForm, status: BlogStatus) {
   const schema = status === 'published' ? blogInputSchema : blogDraftInputSchema;
   const parsed = schema.safeParse({ title: form.fields.title ?? '', blog: form.fields.blog ?? '' });
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'The blog is not valid.');
+  return parsed.data;
+}
+
+/** The form's tags; undefined without the field (an edit without it keeps the blog's tags). */
+function parseTags(form: BlogForm): string[] | undefined {
+  if (form.fields.tags === undefined) return undefined;
+  const parsed = tagsInputSchema.safeParse(form.fields.tags);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'The tags are not valid.');
   return parsed.data;
 }
 

@@ -43,7 +43,7 @@ export function createViewerVotes(db: Kysely<Database>): ViewerVotes {
 }
 
 /** Cards as the viewer sees them: each with the viewer's own vote (the shared cards are not changed). */
-export async function withViewerVotes(viewerVotes: ViewerVotes, viewerId: string | null, items: BlogSummary[]): Promise<BlogSummary[]> {
+export async function withViewerVotes<T extends BlogSummary>(viewerVotes: ViewerVotes, viewerId: string | null, items: T[]): Promise<T[]> {
   if (viewerId === null) return items;
   const mine = await viewerVotes(viewerId, items.map((item) => item.id));
   return items.map((item) => {

@@ -7,8 +7,9 @@ import type { CacheInvalidation } from './cache-invalidation.js';
 import type { Encoding, ResponseCache } from './response-cache.js';
 
 /**
- * What each cacheable URL shows, as tags a write can name: `lists` (the home list, search,
- * feeds and sitemap, which any blog's change may reorder), `blog:{id}` (one blog, in the API and
+ * What each cacheable URL shows, as tags a write can name: `lists` (the home list, search in
+ * titles or text, tag pages and the tags' list, feeds and sitemap, which any blog's change may
+ * reorder or recount), `blog:{id}` (one blog, in the API and
  * on its page) and `static`. Anything else is not cached.
  */
 export function cacheTagsFor(url: string): string[] | undefined {
@@ -17,8 +18,12 @@ export function cacheTagsFor(url: string): string[] | undefined {
     case '/':
     case '/search':
     case '/author':
+    case '/tag':
+    case '/tags':
     case '/api/blogs':
     case '/api/search':
+    case '/api/tags':
+    case '/api/tag-suggestions':
     case '/rss.xml':
     case '/atom.xml':
     case '/feed.json':

@@ -63,6 +63,11 @@ export interface RenderedMarkdown {
   /** Plain text, at most about 200 characters, cut at a word. */
   excerpt: string;
   readingMinutes: number;
+  /**
+   * The whole plain text (code included), for search in text and its snippets. Without control
+   * characters: snippets mark matches with two of them.
+   */
+  text: string;
   /** The distinct URLs of this site's stored images that the HTML shows, in order of appearance. */
   imageUrls: string[];
 }
@@ -84,6 +89,7 @@ export function renderMarkdown(source: string, options: MarkdownOptions): Render
     // A post of nothing but code still gets an excerpt: its code.
     excerpt: excerptOf(prose || everything),
     readingMinutes: readingMinutes(everything),
+    text: everything.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ''),
     imageUrls: [...env.imageUrls],
   };
 }

@@ -4,6 +4,7 @@ import type { AppDeps } from '../app-deps.js';
 import { publicReader } from '../http/public-read.js';
 import { SEARCH_LIMIT } from '../rate-limit/rate-limit.js';
 import { searchBlogs } from './search.service.js';
+import { searchBlogsInText } from './text-search.service.js';
 
 export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
@@ -11,7 +12,8 @@ export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     {
       schema: {
         tags: ['search'],
-        summary: 'Search blogs by title (full-text, any of the words), best matches first, 5 per page',
+        summary:
+          "Search blogs by title (full-text, any of the words), best matches first, 5 per page; with `in=all`, titles and texts ('Search in text too': phrases in quotes, -word to leave out, a snippet per blog)",
         querystring: searchQuerySchema,
         response: { 200: searchPageSchema },
       },
@@ -19,7 +21,8 @@ export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     async (request, reply) => {
       // Each blog carries the caller's own vote: no shared cache may keep one caller's answer.
       const viewerId = await publicReader(deps, request, reply, SEARCH_LIMIT);
-      return searchBlogs(deps, { ...request.query, viewerId });
+      const { in: searchIn, ...query } = request.query;
+      return searchIn === 'all' ? searchBlogsInText(deps, { ...query, viewerId }) : searchBlogs(deps, { ...query, viewerId });
     },
   );
 };

@@ -1,0 +1,106 @@
+import type { Kysely } from 'kysely';
+import type { SearchPage, SearchResult } from '../../shared/blog-schema.js';
+import { PAGE_SIZE, SEARCH_MAX_WORDS } from '../../shared/constants.js';
+import { toBlogSummaryJson } from '../blogs/blog-json.js';
+import { withViewerVotes, type ViewerVotes } from '../blogs/viewer-votes.js';
+import type { PublicData } from '../cache/public-data.js';
+import type { Database } from '../db/schema.js';
+import { AppError, badRequest } from '../errors.js';
+import type { ImageStorage } from '../storage/storage.js';
+import { searchWords } from './search-words.js';
+import { snippetParts } from './snippet-parts.js';
+import {
+  countTextMatchesQuery,
+  countTitleMatchesQuery,
+  prepareTextSearch,
+  rankedMatchIds,
+  selectMatchRows,
+  tierMatchIds,
+} from './text-search.repository.js';
+
+/**
+ * A search in text ranks every match (`ts_rank` reads each match's vector) when there are at most
+ * this many; beyond, blogs whose title matches come first, then the others, each tier in the home
+ * list's order, read already sorted from its index. The total stays exact either way.
+ */
+export const SEARCH_TEXT_RANK_CAP = 1_000;
+
+/** The longest one search in text may run on Postgres before it is cancelled (a phrase of very common words). */
+export const SEARCH_TEXT_TIMEOUT_MS = 3_000;
+
+export interface TextSearchDeps {
+  db: Kysely<Database>;
+  storage: ImageStorage;
+  publicData: PublicData;
+  viewerVotes: ViewerVotes;
+}
+
+const tooSlow = () =>
+  new AppError(503, 'SEARCH_TOO_SLOW', 'This search takes too long. Try fewer common words, or fewer words in quotes.', 5);
+
+/**
+ * 'Search in text too': titles and texts, phrases in quotes, `-word` to leave out, English
+ * stemming; best matches first with a snippet of each blog's text around the matched words; the
+ * exact number of matches. A term without words, or made only of exclusions, finds nothing. The
+ * cost is bounded: the term's length (the schema) and words (`SEARCH_MAX_WORDS`), ranking only up
+ * to `SEARCH_TEXT_RANK_CAP` matches, snippets for one page, and a statement timeout.
+ */
+export async function searchBlogsInText(
+  deps: TextSearchDeps,
+  input: { searchTerm: string; page: number; viewerId: string | null },
+): Promise<SearchPage> {
+  const empty: SearchPage = { items: [], total: 0, page: input.page, pageSize: PAGE_SIZE, hasMore: false };
+  const words = searchWords(input.searchTerm);
+  if (words.length > SEARCH_MAX_WORDS) throw badRequest(`The search term has too many words: at most ${SEARCH_MAX_WORDS}.`);
+  if (words.length === 0) return empty;
+  // One spelling per search for the shared memory: blanks collapsed (the query reads them alike).
+  const term = input.searchTerm.normalize('NFC').replace(/\s+/g, ' ').trim();
+
+  const offset = (input.page - 1) * PAGE_SIZE;
+  const shared = await deps.publicData.remember(`text:${input.page}:${term}`, ['lists'], async () => {
+    try {
+      return await deps.db.transaction().execute(async (trx) => {
+        await prepareTextSearch(trx, SEARCH_TEXT_TIMEOUT_MS);
+        const { total } = await countTextMatchesQuery(trx, term).executeTakeFirstOrThrow();
+        if (offset >= total) return { items: [], total };
+        const ids = await pageIds(trx, term, total, offset);
+        if (ids.length === 0) return { items: [], total };
+        const rows = await selectMatchRows(trx, { term, ids }).execute();
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        const items: SearchResult[] = ids.flatMap((id) => {
+          const row = byId.get(id);
+          return row ? [{ ...toBlogSummaryJson(row, deps.storage), snippet: snippetParts(row.headline) }] : [];
+        });
+        return { items, total };
+      });
+    } catch (error) {
+      // Postgres' query_canceled: the statement timeout stopped it.
+      if ((error as { code?: unknown }).code === '57014') throw tooSlow();
+      throw error;
+    }
+  });
+  return {
+    ...empty,
+    items: await withViewerVotes(deps.viewerVotes, input.viewerId, shared.items),
+    total: shared.total,
+    hasMore: offset + shared.items.length < shared.total,
+  };
+}
+
+/** The page's ids in order: ranked when the matches are few, else the title tier then the text tier. */
+async function pageIds(trx: Kysely<Database>, term: string, total: number, offset: number): Promise<string[]> {
+  if (total <= SEARCH_TEXT_RANK_CAP) {
+    return (await rankedMatchIds(trx, { term, limit: PAGE_SIZE, offset }).execute()).map((row) => row.id);
+  }
+  const { total: inTitles } = await countTitleMatchesQuery(trx, term).executeTakeFirstOrThrow();
+  const ids: string[] = [];
+  if (offset < inTitles) {
+    const rows = await tierMatchIds(trx, { term, tier: 'title', limit: PAGE_SIZE, offset }).execute();
+    ids.push(...rows.map((row) => row.id));
+  }
+  if (ids.length < PAGE_SIZE) {
+    const rows = await tierMatchIds(trx, { term, tier: 'text', limit: PAGE_SIZE - ids.length, offset: Math.max(0, offset - inTitles) }).execute();
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
+}

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { tagsPageSchema, tagsQuerySchema, tagSuggestionsQuerySchema, tagSuggestionsSchema } from '../../shared/tag-schema.js';
+import type { AppDeps } from '../app-deps.js';
+import { clientKey, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
+import { listTags, suggestTags } from './tags.service.js';
+
+/**
+ * The tags of public blogs. The same for every reader (no votes in them): the response cache keeps
+ * the anonymous answers under `lists`, and browsers revalidate.
+ */
+export const tagRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/api/tags',
+    {
+      schema: {
+        tags: ['tags'],
+        summary: 'One page of the tags of public blogs, the most used first (100 a page), with how many public blogs carry each',
+        querystring: tagsQuerySchema,
+        response: { 200: tagsPageSchema },
+      },
+    },
+    async (request, reply) => {
+      deps.limiter.enforceBatched(`${PUBLIC_READ_LIMIT.prefix}:${clientKey(request.ip)}`, PUBLIC_READ_LIMIT.rule, PUBLIC_READ_LIMIT.message);
+      void reply.header('cache-control', 'no-cache');
+      return listTags(deps, request.query.page);
+    },
+  );
+
+  app.get(
+    '/api/tag-suggestions',
+    {
+      schema: {
+        tags: ['tags'],
+        summary: "The most used tags starting with `prefix` (the editor's suggestions as a writer types), at most 8",
+        querystring: tagSuggestionsQuerySchema,
+        response: { 200: tagSuggestionsSchema },
+      },
+    },
+    async (request, reply) => {
+      deps.limiter.enforceBatched(`${PUBLIC_READ_LIMIT.prefix}:${clientKey(request.ip)}`, PUBLIC_READ_LIMIT.rule, PUBLIC_READ_LIMIT.message);
+      void reply.header('cache-control', 'no-cache');
+      return suggestTags(deps, request.query.prefix);
+    },
+  );
+};
