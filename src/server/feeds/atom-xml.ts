@@ -23,6 +23,7 @@ function entry(item: FeedEntry) {
     element('published', item.published.toISOString()),
     element('updated', item.updated.toISOString()),
     person(item.authorEmail),
+    ...item.tags.map((tag) => element('category', [], { term: tag })),
     element('summary', item.summaryHtml, { type: 'html' }),
     element('content', item.contentHtml, { type: 'html' }),
   ]);

@@ -15,6 +15,8 @@ export interface FeedEntry {
   contentHtml: string;
   /** The site shows its authors by e-mail; RSS asks for one. */
   authorEmail: string;
+  /** The blog's tags (RSS and Atom `category`, JSON Feed `tags`). */
+  tags: readonly string[];
   published: Date;
   updated: Date;
 }

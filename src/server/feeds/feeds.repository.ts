@@ -12,7 +12,7 @@ import type { Database } from '../db/schema.js';
  */
 
 /** What a feed shows of a blog: its rendering (`body` only for a row the start-up backfill has not rendered yet). */
-const FEED_COLUMNS = ['blogs.id', 'blogs.title', 'blogs.body', 'blogs.html', 'blogs.excerpt', 'blogs.created_at', 'blogs.updated_at'] as const;
+const FEED_COLUMNS = ['blogs.id', 'blogs.title', 'blogs.body', 'blogs.html', 'blogs.excerpt', 'blogs.created_at', 'blogs.updated_at', 'blogs.tags'] as const;
 
 /**
  * When the feeds and sitemaps last changed (kept by the triggers of migration 2026-11-24-01), and
@@ -22,9 +22,13 @@ export function feedsChangedAt(db: Kysely<Database>) {
   return db.selectFrom('feeds_changed').select(['changed_at', sql<Date>`clock_timestamp()`.as('now')]);
 }
 
-/** The newest blogs of the whole site with their authors' e-mails. */
-export function newestBlogs(db: Kysely<Database>, limit: number) {
-  return db
+/**
+ * The newest blogs of the whole site, or of those carrying `tag`, with their authors' e-mails. A
+ * tag's are read from `blogs_tags_idx` (GIN) and sorted, or found walking `blogs_newest_idx` when
+ * the tag is on most blogs, as the planner judges from the tag's share.
+ */
+export function newestBlogs(db: Kysely<Database>, limit: number, tag?: string) {
+  const query = db
     .selectFrom('blogs')
     .innerJoin('user', 'user.id', 'blogs.user_id')
     .select([...FEED_COLUMNS, 'user.email as author'])
@@ -32,6 +36,12 @@ export function newestBlogs(db: Kysely<Database>, limit: number) {
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc')
     .limit(limit);
+  return tag === undefined ? query : query.where('blogs.tags', '@>', sql<string[]>`array[${tag}]::text[]`);
+}
+
+/** The tags of public blogs (`tag_counts`), in name order: the sitemap's tag pages. */
+export function tagNames(db: Kysely<Database>, limit: number) {
+  return db.selectFrom('tag_counts').select('tag').orderBy('tag').limit(limit);
 }
 
 /**
@@ -64,6 +74,7 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
       'newest.excerpt',
       'newest.created_at',
       'newest.updated_at',
+      'newest.tags',
     ])
     .where('user.id', '=', authorId)
     .orderBy('newest.created_at', 'desc')

@@ -70,7 +70,7 @@ export const feedRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.get(paths.sitemap(), hidden, async (request, reply) => sendValidated(deps, request, reply, XML, () => sitemap(deps)));
 
-  app.get(paths.sitemapPages(), hidden, async (request, reply) => sendValidated(deps, request, reply, XML, () => sitemapPages(deps.config)));
+  app.get(paths.sitemapPages(), hidden, async (request, reply) => sendValidated(deps, request, reply, XML, () => sitemapPages(deps)));
 
   app.get(paths.sitemapBlogs(), hidden, async (request, reply) => {
     const { from } = parseOr404(sitemapBlogsQuerySchema, request.query);
@@ -79,8 +79,8 @@ export const feedRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   for (const [format, path] of Object.entries(FEED_PATHS) as [FeedFormat, string][]) {
     app.get(path, hidden, async (request, reply) => {
-      const { author } = parseOr404(feedQuerySchema, request.query);
-      return sendValidated(deps, request, reply, FEED_TYPES[format], (changed) => feed(deps, format, changed, author));
+      const of = parseOr404(feedQuerySchema, request.query);
+      return sendValidated(deps, request, reply, FEED_TYPES[format], (changed) => feed(deps, format, changed, of));
     });
   }
 };

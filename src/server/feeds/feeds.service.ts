@@ -8,7 +8,7 @@ import { outgoingText } from '../markdown/outgoing-text.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { atomXml } from './atom-xml.js';
 import type { Feed, FeedEntry, FeedLinks } from './feed-model.js';
-import { authorWithNewestBlogs, blogsById, feedsChangedAt, newestBlogs, sitemapParts } from './feeds.repository.js';
+import { authorWithNewestBlogs, blogsById, feedsChangedAt, newestBlogs, sitemapParts, tagNames } from './feeds.repository.js';
 import { jsonFeed } from './json-feed.js';
 import { rssXml } from './rss-xml.js';
 import { type SitemapEntry, sitemapIndexXml, urlsetXml } from './sitemap-xml.js';
@@ -23,8 +23,8 @@ export interface FeedDeps {
 /** How many blogs each feed carries, newest first. */
 export const FEED_ITEM_COUNT = 20;
 
-/** The pages anyone may read that are not blogs. */
-const STATIC_PAGES = [paths.home(), paths.about(), paths.support()];
+/** The pages anyone may read that are not blogs nor tags. */
+const STATIC_PAGES = [paths.home(), paths.about(), paths.support(), paths.tags()];
 
 /** Path prefixes for signed-in screens and the API: nothing there for a search engine. */
 const PRIVATE_PREFIXES = ['/api/', paths.create(), '/edit', paths.drafts(), paths.settings(), paths.ai(), paths.auth(), paths.moderation()];
@@ -40,8 +40,16 @@ export function robotsTxt(config: Config): string {
   ].join('\n');
 }
 
-const staticPageEntries = (config: Config): SitemapEntry[] =>
-  STATIC_PAGES.map((path) => ({ loc: absoluteUrl(config.publicUrl, path) }));
+/**
+ * The pages that are not blogs: the static ones, and a page for each tag some public blog carries
+ * (as many as fit beside them in one part; a site with more tags than that lists the first in
+ * name order).
+ */
+async function pageEntries(deps: FeedDeps): Promise<SitemapEntry[]> {
+  const { config, db } = deps;
+  const tags = await tagNames(db, config.sitemapPartSize - STATIC_PAGES.length).execute();
+  return [...STATIC_PAGES, ...tags.map(({ tag }) => paths.tag(tag))].map((path) => ({ loc: absoluteUrl(config.publicUrl, path) }));
+}
 
 const blogEntry = (config: Config, blog: { id: string; updated_at: Date }): SitemapEntry => ({
   loc: absoluteUrl(config.publicUrl, paths.viewBlog(blog.id)),
@@ -56,10 +64,11 @@ const blogEntry = (config: Config, blog: { id: string; updated_at: Date }): Site
  */
 export async function sitemap(deps: FeedDeps): Promise<string> {
   const { config, db } = deps;
-  const room = config.sitemapPartSize - STATIC_PAGES.length;
+  const pages = await pageEntries(deps);
+  const room = config.sitemapPartSize - pages.length;
   const blogs = await blogsById(db, { limit: room + 1 }).execute();
   if (blogs.length <= room) {
-    return urlsetXml([...staticPageEntries(config), ...blogs.map((blog) => blogEntry(config, blog))]);
+    return urlsetXml([...pages, ...blogs.map((blog) => blogEntry(config, blog))]);
   }
   const { rows: parts } = await sitemapParts(config.sitemapPartSize).execute(db);
   return sitemapIndexXml([
@@ -71,8 +80,8 @@ export async function sitemap(deps: FeedDeps): Promise<string> {
   ]);
 }
 
-export function sitemapPages(config: Config): string {
-  return urlsetXml(staticPageEntries(config));
+export async function sitemapPages(deps: FeedDeps): Promise<string> {
+  return urlsetXml(await pageEntries(deps));
 }
 
 /** One part of the index: up to a part's worth of blogs in id order from `fromId` (or the first). */
@@ -121,6 +130,7 @@ interface FeedBlog {
   created_at: Date;
   updated_at: Date;
   author: string;
+  tags: string[];
 }
 
 function feedEntry(deps: FeedDeps, blog: FeedBlog): FeedEntry {
@@ -135,6 +145,7 @@ function feedEntry(deps: FeedDeps, blog: FeedBlog): FeedEntry {
     summaryHtml: out.textAsHtml,
     contentHtml: out.html,
     authorEmail: blog.author,
+    tags: blog.tags,
     published: new Date(blog.created_at),
     updated: new Date(blog.updated_at),
   };
@@ -142,26 +153,39 @@ function feedEntry(deps: FeedDeps, blog: FeedBlog): FeedEntry {
 
 const WRITERS: Record<FeedFormat, (feed: Feed) => string> = { rss: rssXml, atom: atomXml, json: jsonFeed };
 
-function feedLinks(config: Config, home: string, authorId?: string): FeedLinks {
+function feedLinks(config: Config, home: string, of: FeedOf = {}): FeedLinks {
   return {
     home: absoluteUrl(config.publicUrl, home),
-    rss: absoluteUrl(config.publicUrl, paths.rss(authorId)),
-    atom: absoluteUrl(config.publicUrl, paths.atom(authorId)),
-    json: absoluteUrl(config.publicUrl, paths.jsonFeed(authorId)),
+    rss: absoluteUrl(config.publicUrl, paths.rss(of.author, of.tag)),
+    atom: absoluteUrl(config.publicUrl, paths.atom(of.author, of.tag)),
+    json: absoluteUrl(config.publicUrl, paths.jsonFeed(of.author, of.tag)),
   };
 }
 
+/** Whose newest blogs a feed carries: the site's, one author's (a user id) or one tag's. */
+export interface FeedOf {
+  author?: string;
+  tag?: string;
+}
+
 /**
- * The feed of the site's newest blogs, or of one author's, in `format`; an unknown author is a
- * 404. The three formats carry the same entries (`Feed`).
+ * The feed of the site's newest blogs, of one author's or of one tag's, in `format`; an unknown
+ * author is a 404, a tag no public blog carries an empty feed (it may come back). The three
+ * formats carry the same entries (`Feed`).
  */
-export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsChanged, authorId?: string): Promise<string> {
+export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsChanged, of: FeedOf = {}): Promise<string> {
+  const { author: authorId, tag } = of;
   const { config, db } = deps;
   const model = (title: string, description: string, links: FeedLinks, blogs: FeedBlog[]): Feed => {
     const entries = blogs.map((blog) => feedEntry(deps, blog));
     const newest = Math.max(...entries.map((entry) => entry.updated.getTime()));
     return { title, description, links, entries, updated: entries.length > 0 ? new Date(newest) : changed.changedAt };
   };
+  if (tag !== undefined) {
+    const blogs = await newestBlogs(db, FEED_ITEM_COUNT, tag).execute();
+    const links = feedLinks(config, paths.tag(tag), { tag });
+    return WRITERS[format](model(`Blogs tagged ${tag} · ${config.siteName}`, `The newest blogs tagged ${tag} on ${config.siteName}`, links, blogs));
+  }
   if (authorId === undefined) {
     const blogs = await newestBlogs(db, FEED_ITEM_COUNT).execute();
     const links = feedLinks(config, paths.home());
@@ -171,11 +195,11 @@ export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsCha
   const rows = await authorWithNewestBlogs(db, authorId, FEED_ITEM_COUNT).execute();
   const author = rows[0]?.author;
   if (author === undefined) throw notFound('There is no such author.');
-  const blogs = rows.flatMap(({ id, title, body, html, excerpt, created_at, updated_at }) =>
-    id !== null && title !== null && body !== null && created_at !== null && updated_at !== null
-      ? [{ id, title, body, html, excerpt, created_at, updated_at, author }]
+  const blogs = rows.flatMap(({ id, title, body, html, excerpt, created_at, updated_at, tags }) =>
+    id !== null && title !== null && body !== null && created_at !== null && updated_at !== null && tags !== null
+      ? [{ id, title, body, html, excerpt, created_at, updated_at, author, tags }]
       : [],
   );
-  const links = feedLinks(config, paths.author(authorId), authorId);
+  const links = feedLinks(config, paths.author(authorId), { author: authorId });
   return WRITERS[format](model(`${author} · ${config.siteName}`, `The newest blogs by ${author} on ${config.siteName}`, links, blogs));
 }

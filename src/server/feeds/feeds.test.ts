@@ -179,6 +179,7 @@ describe('feeds and crawl files', () => {
         { loc: `${TEST_PUBLIC_URL}/`, lastmod: undefined },
         { loc: `${TEST_PUBLIC_URL}/about`, lastmod: undefined },
         { loc: `${TEST_PUBLIC_URL}/support`, lastmod: undefined },
+        { loc: `${TEST_PUBLIC_URL}/tags`, lastmod: undefined },
         ...blogs.map((blog) => ({ loc: blogUrl(blog.id), lastmod: blog.updated_at.toISOString() })),
       ];
       const byLoc = (a: { loc: string }, b: { loc: string }) => a.loc.localeCompare(b.loc);
@@ -312,7 +313,7 @@ describe('feeds and crawl files', () => {
 
 describe('sitemap index', () => {
   const PART_SIZE = 10;
-  const STATIC_URLS = [`${TEST_PUBLIC_URL}/`, `${TEST_PUBLIC_URL}/about`, `${TEST_PUBLIC_URL}/support`];
+  const STATIC_URLS = [`${TEST_PUBLIC_URL}/`, `${TEST_PUBLIC_URL}/about`, `${TEST_PUBLIC_URL}/support`, `${TEST_PUBLIC_URL}/tags`];
   let t: TestApp;
   let author: TestUser;
   const blogs: SeededBlog[] = [];
@@ -452,7 +453,7 @@ describe('feed queries at 10,000 blogs', () => {
   });
 
   it('answers every blog in the sitemap and 20 in the feeds', async () => {
-    expect(sitemapUrls(await getSitemap(t.app, '/sitemap.xml'))).toHaveLength(COUNT + 3);
+    expect(sitemapUrls(await getSitemap(t.app, '/sitemap.xml'))).toHaveLength(COUNT + 4);
     expect(rssItems(rssChannel(await getRss(t.app, '/rss.xml')))).toHaveLength(20);
     expect(rssItems(rssChannel(await getRss(t.app, `/rss.xml?author=${author.id}`)))).toHaveLength(20);
   });

@@ -16,6 +16,7 @@ function item(entry: FeedEntry) {
     date_published: entry.published.toISOString(),
     date_modified: entry.updated.toISOString(),
     authors: [{ name: entry.authorEmail }],
+    ...(entry.tags.length > 0 ? { tags: entry.tags } : {}),
   };
 }
 

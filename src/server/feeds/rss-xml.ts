@@ -21,6 +21,7 @@ function item(entry: FeedEntry) {
     element('description', entry.summaryHtml),
     element('content:encoded', entry.contentHtml),
     element('author', entry.authorEmail),
+    ...entry.tags.map((tag) => element('category', tag)),
   ]);
 }
 
