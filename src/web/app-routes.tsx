@@ -10,7 +10,7 @@ import { SITE_DESCRIPTION, type RouteHandle } from './lib/page-meta';
 import type { Screen } from './lib/screen';
 
 /**
- * The spec's routes, exactly, and /drafts (issue 13); parameters are query parameters (?id=, ?searchTerm=, ?page=).
+ * The spec's routes, exactly, and the site's own (/author, /drafts, /tag, /tags, ...); parameters are query parameters (?id=, ?searchTerm=, ?page=).
  * Each screen's code loads on first visit; its loader fills `queryClient`, the one cache the
  * screen reads, so the server and the browser render the same thing from the same data.
  */
@@ -43,6 +43,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/search', async () => (await import('./routes/search')).searchScreen),
         screen('/ai', async () => (await import('./routes/ai')).aiScreen),
         screen('/author', async () => (await import('./routes/author')).authorScreen),
+        screen('/tag', async () => (await import('./routes/tag')).tagScreen),
+        screen('/tags', async () => (await import('./routes/tags')).tagsScreen),
         screen('/unsubscribe', async () => (await import('./routes/unsubscribe')).unsubscribeScreen),
         screen('/drafts', async () => (await import('./routes/drafts')).draftsScreen),
         screen('/moderation', async () => (await import('./routes/moderation')).moderationScreen),

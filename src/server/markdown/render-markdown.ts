@@ -89,6 +89,7 @@ export function renderMarkdown(source: string, options: MarkdownOptions): Render
     // A post of nothing but code still gets an excerpt: its code.
     excerpt: excerptOf(prose || everything),
     readingMinutes: readingMinutes(everything),
+    // eslint-disable-next-line no-control-regex -- control characters are what is taken out
     text: everything.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ''),
     imageUrls: [...env.imageUrls],
   };

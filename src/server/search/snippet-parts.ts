@@ -14,6 +14,7 @@ export function snippetParts(headline: string, maxLength = SNIPPET_MAX_LENGTH): 
   const parts: SnippetPart[] = [];
   let match = false;
   let length = 0;
+  // eslint-disable-next-line no-control-regex -- the two sentinels are control characters
   for (const piece of headline.split(/([\u0001\u0002])/)) {
     if (piece === MATCH_START || piece === MATCH_END) {
       match = piece === MATCH_START;

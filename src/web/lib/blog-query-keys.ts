@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { BlogSort } from '../../shared/blog-schema';
+import type { BlogSort, SearchIn } from '../../shared/blog-schema';
 
 /**
  * The query keys of everything that shows blogs (lists, single blogs, searches), built here so
@@ -12,6 +12,9 @@ export const blogQueryKeys = {
   list: (page: number, sort: BlogSort) => [...blogQueryKeys.lists(), sort, page] as const,
   /** Under `lists()`, so whatever refreshes the lists refreshes author pages too. */
   author: (authorId: string, page: number) => [...blogQueryKeys.lists(), 'author', authorId, page] as const,
+  /** A tag's blogs, and the list of tags with their counts: under `lists()` too, as every write may change them. */
+  tag: (name: string, sort: BlogSort, page: number) => [...blogQueryKeys.lists(), 'tag', name, sort, page] as const,
+  tags: (page: number) => [...blogQueryKeys.lists(), 'tags', page] as const,
   details: () => [...blogQueryKeys.all, 'detail'] as const,
   detail: (id: string) => [...blogQueryKeys.details(), id] as const,
   /** The signed-in viewer's own drafts (`/drafts`). */
@@ -21,7 +24,7 @@ export const blogQueryKeys = {
 
 export const searchQueryKeys = {
   all: ['search'] as const,
-  page: (searchTerm: string, page: number) => [...searchQueryKeys.all, searchTerm, page] as const,
+  page: (searchTerm: string, page: number, searchIn: SearchIn) => [...searchQueryKeys.all, searchIn, searchTerm, page] as const,
 };
 
 /**

@@ -19,17 +19,17 @@ const FORMATS = [
 
 /**
  * The feeds every page announces: the site's in all three formats, and the page's own list's
- * (an author's blogs) in all three. Feed readers and browsers find them in the head.
+ * (an author's or a tag's blogs) in all three. Feed readers and browsers find them in the head.
  */
 export function feedLinks(site: SiteInfo, feed: PageMeta['feed']): FeedLink[] {
-  const links = (title: string, author: string | undefined, ofPage: boolean) =>
+  const links = (title: string, of: { author?: string; tag?: string }, ofPage: boolean) =>
     FORMATS.map((format) => ({
       type: format.type,
       title: `${title} (${format.name})`,
-      href: absoluteUrl(site.publicUrl, format.path(author)),
+      href: absoluteUrl(site.publicUrl, format.path(of.author, of.tag)),
       ofPage,
     }));
-  return [...links(site.name, undefined, false), ...(feed ? links(feed.title, feed.author, true) : [])];
+  return [...links(site.name, {}, false), ...(feed ? links(feed.title, feed, true) : [])];
 }
 
 /** Marks the page's own feed links in the head, so the browser can replace them after a navigation. */

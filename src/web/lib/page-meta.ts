@@ -14,8 +14,8 @@ export interface PageMeta {
   type?: 'website' | 'article';
   /** Site-relative or absolute URL of the preview image. */
   image?: string | null;
-  /** The feeds of this page's own list (an author's blogs, by their user id), beside the site's. */
-  feed?: { title: string; author: string };
+  /** The feeds of this page's own list (an author's blogs, by their user id, or a tag's), beside the site's. */
+  feed?: { title: string; author?: string; tag?: string };
   /** JSON-LD for the page (a `BlogPosting` on blogs). */
   jsonLd?: Record<string, unknown>;
 }

@@ -124,7 +124,7 @@ function EditBlogForm({ blog, author }: { blog: Blog; author: string }) {
       <BlogForm
         key={formKey}
         author={author}
-        initialValues={restored && formKey === 0 ? { title: restored.title, blog: restored.blog } : saved}
+        initialValues={{ ...(restored && formKey === 0 ? { title: restored.title, blog: restored.blog } : saved), tags: blog.tags }}
         currentImageUrl={blog.imageUrl}
         removeImageControl={<RemoveImageButton blogId={blog.id} />}
         submitLabel="Update"
@@ -180,7 +180,7 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
       <BlogForm
         key={formKey}
         author={author}
-        initialValues={formKey === 0 ? { title: blog.title, blog: blog.blog } : autosave.snapshot()}
+        initialValues={{ ...(formKey === 0 ? { title: blog.title, blog: blog.blog } : autosave.snapshot()), tags: blog.tags }}
         currentImageUrl={blog.imageUrl}
         removeImageControl={<RemoveImageButton blogId={blog.id} />}
         submitLabel={DRAFT_TEXTS.publish}

@@ -1,10 +1,10 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { BlogSort } from '../../shared/blog-schema';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { Pager } from '../components/pager';
+import { SortLinks, SORTS, sortFromUrl } from '../components/sort-links';
 import { getBlogsQueryOptions } from '../features/blogs/api/get-blogs';
 import { BlogCard } from '../features/blogs/components/blog-card';
 import { loadQuery } from '../lib/load-query';
@@ -13,36 +13,7 @@ import type { Screen } from '../lib/screen';
 import { useSession } from '../lib/session';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
 
-/** The orders, as their controls name them; 'top' is the spec's and the default. */
-const SORTS: ReadonlyArray<{ sort: BlogSort; label: string; title: string }> = [
-  { sort: 'top', label: 'Top', title: 'Top blogs' },
-  { sort: 'new', label: 'New', title: 'New blogs' },
-  { sort: 'hot', label: 'Hot', title: 'Hot blogs' },
-];
-
-/** `?sort=` when it names an order; anything else is the default. */
-function sortFromUrl(value: string | null): BlogSort {
-  return SORTS.find((option) => option.sort === value)?.sort ?? 'top';
-}
-
 const listOf = (url: URL) => ({ page: pageFromUrl(url.searchParams.get('page')), sort: sortFromUrl(url.searchParams.get('sort')) });
-
-/** Top, New and Hot as links: they work before (or without) the scripts, and each order has its URL. */
-function SortLinks({ current }: { current: BlogSort }) {
-  return (
-    <nav aria-label="Order of the blogs" className="mb-3">
-      <ul className="nav nav-pills gap-1">
-        {SORTS.map(({ sort, label }) => (
-          <li className="nav-item" key={sort}>
-            <Link className={`nav-link${sort === current ? ' active' : ''}`} aria-current={sort === current ? 'page' : undefined} to={paths.home(1, sort)}>
-              {label}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
-}
 
 /** The spec's empty text, and an invitation to write the first blog (to sign in first, when signed out). */
 function NoBlogsYet() {
@@ -80,7 +51,7 @@ function HomePage() {
   return (
     <>
       <h1 className="visually-hidden">Blogs</h1>
-      <SortLinks current={sort} />
+      <SortLinks current={sort} pathOf={(order) => paths.home(1, order)} />
       {blogs.items.length === 0 ? (
         page === 1 ? <NoBlogsYet /> : <p>There are no blogs on this page.</p>
       ) : (

@@ -1,6 +1,8 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useSearchParams } from 'react-router';
+import Form from 'react-bootstrap/Form';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { SearchIn } from '../../shared/blog-schema';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { Pager } from '../components/pager';
@@ -10,33 +12,64 @@ import { loadQuery } from '../lib/load-query';
 import type { Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
 
-const searchOf = (url: URL) => ({ searchTerm: url.searchParams.get('searchTerm') ?? '', page: pageFromUrl(url.searchParams.get('page')) });
+/** `?in=all` is 'Search in text too'; anything else is the spec's search of titles. */
+const searchInFromUrl = (value: string | null): SearchIn => (value === 'all' ? 'all' : 'title');
 
-/** /search?searchTerm=...&page=N : blogs whose title has any of the words, 5 a page. */
+const searchOf = (url: URL) => ({
+  searchTerm: url.searchParams.get('searchTerm') ?? '',
+  page: pageFromUrl(url.searchParams.get('page')),
+  searchIn: searchInFromUrl(url.searchParams.get('in')),
+});
+
+/**
+ * /search?searchTerm=...&page=N : blogs whose title has any of the words, 5 a page; with
+ * `&in=all`, blogs whose title or text matches, with a snippet of the text around the words.
+ */
 function SearchPage() {
   const [searchParams] = useSearchParams();
   const searchTerm = searchParams.get('searchTerm') ?? '';
+  const searchIn = searchInFromUrl(searchParams.get('in'));
   const [page, goTo] = usePageParam();
   return (
     <>
       <h1 className="visually-hidden">Search results</h1>
+      <SearchInTextSwitch searchTerm={searchTerm} searchIn={searchIn} />
       {/* A blank term has no words to look for: nothing to ask the server. */}
-      {searchTerm.trim() === '' ? <NoBlogsFound /> : <SearchResults searchTerm={searchTerm} page={page} onPageChange={goTo} />}
+      {searchTerm.trim() === '' ? (
+        <NoBlogsFound />
+      ) : (
+        <SearchResults searchTerm={searchTerm} searchIn={searchIn} page={page} onPageChange={goTo} />
+      )}
     </>
+  );
+}
+
+/** 'Search in text too': the same term searched in titles and texts (`&in=all`), from page 1. */
+function SearchInTextSwitch({ searchTerm, searchIn }: { searchTerm: string; searchIn: SearchIn }) {
+  const navigate = useNavigate();
+  return (
+    <Form.Check
+      type="switch"
+      id="search-in-text"
+      className="mb-3"
+      label="Search in text too"
+      checked={searchIn === 'all'}
+      onChange={(event) => void navigate(paths.search(searchTerm, 1, event.target.checked ? 'all' : undefined))}
+    />
   );
 }
 
 /**
  * 'No Blogs Found' or '{n} blogs matched the search term {term}' and a card per blog. The term is
- * rendered as text, so markup in it is shown, never run.
+ * rendered as text, so markup in it is shown, never run; so are the snippets' words.
  */
-function SearchResults({ searchTerm, page, onPageChange }: { searchTerm: string; page: number; onPageChange: (page: number) => void }) {
-  const { data: results } = useSuspenseQuery(searchBlogsQueryOptions(searchTerm, page));
+function SearchResults({ searchTerm, searchIn, page, onPageChange }: { searchTerm: string; searchIn: SearchIn; page: number; onPageChange: (page: number) => void }) {
+  const { data: results } = useSuspenseQuery(searchBlogsQueryOptions(searchTerm, page, searchIn));
   const queryClient = useQueryClient();
 
   useEffect(() => {
-    if (results.hasMore) void queryClient.prefetchQuery(searchBlogsQueryOptions(searchTerm, page + 1));
-  }, [results.hasMore, page, searchTerm, queryClient]);
+    if (results.hasMore) void queryClient.prefetchQuery(searchBlogsQueryOptions(searchTerm, page + 1, searchIn));
+  }, [results.hasMore, page, searchTerm, searchIn, queryClient]);
 
   if (results.total === 0) return <NoBlogsFound />;
   return (
@@ -44,7 +77,11 @@ function SearchResults({ searchTerm, page, onPageChange }: { searchTerm: string;
       <p role="status" className="h5 mb-4 search-summary">
         {results.total} blogs matched the search term {searchTerm}
       </p>
-      {results.items.length === 0 ? <p>There are no blogs on this page.</p> : results.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)}
+      {results.items.length === 0 ? (
+        <p>There are no blogs on this page.</p>
+      ) : (
+        results.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} snippet={blog.snippet} />)
+      )}
       <Pager page={page} hasMore={results.hasMore} onPageChange={onPageChange} />
     </>
   );
@@ -61,16 +98,19 @@ function NoBlogsFound() {
 export const searchScreen: Screen = {
   Component: SearchPage,
   loader: (queryClient) => async ({ request }) => {
-    const { searchTerm, page } = searchOf(new URL(request.url));
-    if (searchTerm.trim() !== '') await loadQuery(queryClient, searchBlogsQueryOptions(searchTerm, page));
+    const { searchTerm, page, searchIn } = searchOf(new URL(request.url));
+    if (searchTerm.trim() !== '') await loadQuery(queryClient, searchBlogsQueryOptions(searchTerm, page, searchIn));
     return null;
   },
   meta: ({ url }) => {
-    const { searchTerm, page } = searchOf(url);
+    const { searchTerm, page, searchIn } = searchOf(url);
+    const inText = searchIn === 'all';
     return {
-      title: searchTerm.trim() ? `Search: ${searchTerm}` : 'Search',
-      description: searchTerm.trim() ? `Blogs whose title matches ${searchTerm}.` : 'Search blogs by title.',
-      path: paths.search(searchTerm, page),
+      title: searchTerm.trim() ? `${inText ? 'Search in text' : 'Search'}: ${searchTerm}` : 'Search',
+      description: searchTerm.trim()
+        ? `Blogs whose ${inText ? 'title or text' : 'title'} matches ${searchTerm}.`
+        : `Search blogs by ${inText ? 'title and text' : 'title'}.`,
+      path: paths.search(searchTerm, page, searchIn),
     };
   },
   loadError: 'The search could not be run.',

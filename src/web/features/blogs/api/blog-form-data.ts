@@ -5,6 +5,8 @@ export interface BlogFormValues {
   title: string;
   blog: string;
   image: File | null;
+  /** Unset: a new blog has none, an edited one keeps its own (autosave sends none). */
+  tags?: readonly string[];
   /** Unset: a new blog is published, an edited one keeps its status. */
   status?: BlogStatus;
 }
@@ -15,6 +17,7 @@ export function toBlogFormData(values: BlogFormValues): FormData {
   form.append('title', values.title);
   form.append('blog', values.blog);
   if (values.status) form.append('status', values.status);
+  if (values.tags) form.append('tags', values.tags.join(','));
   if (values.image) form.append('image', values.image, values.image.name);
   return form;
 }

@@ -1,17 +1,19 @@
 import { useId } from 'react';
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
-import type { BlogSummary } from '../../../../shared/blog-schema';
+import type { BlogSummary, SnippetPart } from '../../../../shared/blog-schema';
 import { paths } from '../../../../shared/paths';
 import { createdDate } from './blog-dates';
 import { BlogImage } from './blog-image';
+import { BlogTags } from './blog-tags';
 
 /**
- * One blog in a list (home, search, author pages): author (a link to their page), title, the
- * body's excerpt (so a card is as tall for a long blog as for a short one), image, link, counts,
- * date. `priority` goes to the first card of a list: its image is likely the largest thing on screen.
+ * One blog in a list (home, search, author and tag pages): author (a link to their page), title,
+ * the body's excerpt (so a card is as tall for a long blog as for a short one), or for a search in
+ * text the `snippet` around the matched words, the tags, image, link, counts, date. `priority`
+ * goes to the first card of a list: its image is likely the largest thing on screen.
  */
-export function BlogCard({ blog, priority = false }: { blog: BlogSummary; priority?: boolean }) {
+export function BlogCard({ blog, priority = false, snippet }: { blog: BlogSummary; priority?: boolean; snippet?: readonly SnippetPart[] }) {
   const titleId = useId();
   return (
     <Card className="mb-4" as="article" aria-labelledby={titleId}>
@@ -24,7 +26,8 @@ export function BlogCard({ blog, priority = false }: { blog: BlogSummary; priori
         <Card.Title as="h2" className="h4" id={titleId}>
           {blog.title}
         </Card.Title>
-        <Card.Text className="blog-excerpt">{blog.excerpt}</Card.Text>
+        <Card.Text className="blog-excerpt">{snippet ? <Snippet parts={snippet} /> : blog.excerpt}</Card.Text>
+        <BlogTags tags={blog.tags} />
         <BlogImage blog={blog} fit="cover" priority={priority} />
         <Link className="btn btn-primary" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
           View this Blog
@@ -38,4 +41,9 @@ export function BlogCard({ blog, priority = false }: { blog: BlogSummary; priori
       <Card.Footer className="text-body-secondary">Created {createdDate(blog.createdAt)}</Card.Footer>
     </Card>
   );
+}
+
+/** A snippet's parts as text (React escapes every one), the matched words marked. */
+function Snippet({ parts }: { parts: readonly SnippetPart[] }) {
+  return parts.map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>));
 }

@@ -4,6 +4,7 @@ import type { Blog } from '../../../../shared/blog-schema';
 import { paths } from '../../../../shared/paths';
 import { createdDate, wasEdited } from './blog-dates';
 import { BlogImage } from './blog-image';
+import { BlogTags } from './blog-tags';
 import { DeleteBlogButton } from './delete-blog-button';
 
 /**
@@ -27,6 +28,7 @@ export function BlogDetails({ blog, isOwner, votes }: { blog: Blog; isOwner: boo
           <span>{blog.readingMinutes} min read</span>
           {wasEdited(blog) && <span>Updated {createdDate(blog.updatedAt)}</span>}
         </p>
+        <BlogTags tags={blog.tags} className="mt-2 mb-0" />
       </header>
       {/*
         The server rendered the Markdown and sanitised the HTML with an allow-list when the blog

@@ -4,17 +4,19 @@ import Form from 'react-bootstrap/Form';
 import { blogDraftInputSchema, blogInputSchema } from '../../../../shared/blog-schema';
 import { MAX_IMAGE_BYTES } from '../../../../shared/constants';
 import { messages } from '../../../../shared/messages';
+import { tagsInputSchema } from '../../../../shared/tag-schema';
 import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import type { BlogFormValues } from '../api/blog-form-data';
 import { MarkdownEditor } from './markdown-editor';
+import { TagsField } from './tags-field';
 
-type Field = 'title' | 'blog' | 'image';
+type Field = 'title' | 'blog' | 'tags' | 'image';
 type Errors = Partial<Record<Field, string>>;
 
 export interface BlogFormProps {
   author: string;
-  initialValues?: { title: string; blog: string };
+  initialValues?: { title: string; blog: string; tags?: readonly string[] };
   /** Edit only: the image the blog has now, shown as a thumbnail. */
   currentImageUrl?: string | null;
   /** Edit only: the control that removes the current image, shown with it. */
@@ -53,6 +55,7 @@ export function BlogForm({
 }: BlogFormProps) {
   const [title, setTitle] = useState(initialValues?.title ?? '');
   const [blog, setBlog] = useState(initialValues?.blog ?? '');
+  const [tags, setTags] = useState(initialValues?.tags?.join(', ') ?? '');
   const [image, setImage] = useState<File | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [working, setWorking] = useState<'submit' | 'secondary' | null>(null);
@@ -63,7 +66,7 @@ export function BlogForm({
 
   const refuse = async (next: Errors) => {
     setErrors(next);
-    const first = (['title', 'blog', 'image'] as const).find((field) => next[field]);
+    const first = (['title', 'blog', 'tags', 'image'] as const).find((field) => next[field]);
     if (!first) return;
     await showDialog({ title: messages.errorTitle, message: next[first] });
   };
@@ -76,18 +79,19 @@ export function BlogForm({
   const run = async (which: 'submit' | 'secondary', schema: typeof blogInputSchema | typeof blogDraftInputSchema, action: (values: BlogFormValues) => Promise<void>) => {
     if (working) return;
     const parsed = schema.safeParse({ title, blog });
-    const next: Errors = { image: checkImage(image) };
+    const parsedTags = tagsInputSchema.safeParse(tags);
+    const next: Errors = { image: checkImage(image), tags: parsedTags.success ? undefined : parsedTags.error.issues[0]?.message };
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = issue.path[0] as 'title' | 'blog';
         next[field] ??= issue.message;
       }
     }
-    if (!parsed.success || next.image) return refuse(next);
+    if (!parsed.success || !parsedTags.success || next.image) return refuse(next);
     setErrors({});
     setWorking(which);
     try {
-      await action({ ...parsed.data, image });
+      await action({ ...parsed.data, tags: parsedTags.data, image });
       // Submit moves on to another page; the button stays disabled until it does.
       if (which === 'secondary') setWorking(null);
     } catch (err) {
@@ -124,6 +128,7 @@ export function BlogForm({
         {feedback('title')}
       </Form.Group>
       <MarkdownEditor id="blog-content" label="Content" value={blog} onChange={setBlog} invalid={invalid('blog')} feedback={feedback('blog')} />
+      <TagsField value={tags} onChange={setTags} invalid={invalid('tags')} feedback={feedback('tags')} />
       {currentImageUrl && (
         <figure className="mb-3">
           <img src={currentImageUrl} alt="The blog's current image" width={320} height={180} className="img-thumbnail blog-card-image" style={{ maxWidth: 320 }} />
