@@ -1,13 +1,13 @@
 import type { SnippetPart } from '../../shared/blog-schema.js';
-import { MATCH_END, MATCH_START } from './text-search.repository.js';
+import { AMPERSAND_STAND_IN, LESS_THAN_STAND_IN, MATCH_END, MATCH_START } from './text-search.repository.js';
 
 /** Characters of a snippet at most, whatever `ts_headline` gave (a "word" may be very long). */
 export const SNIPPET_MAX_LENGTH = 400;
 
 /**
  * `ts_headline`'s output as parts of plain text, each marked as a match or not. Only the two
- * sentinels are read; everything else, `<`, `&` and quotes included, is text the page shows as
- * text. A sentinel out of place (unbalanced) only ends or starts a match. Blanks are collapsed,
+ * sentinels are read (and the stand-ins of `<` and `&` turned back); everything else, markup
+ * characters and quotes included, is text the page shows as text. A sentinel out of place (unbalanced) only ends or starts a match. Blanks are collapsed,
  * empty parts dropped, neighbours of one kind joined, and the whole cut at `maxLength`.
  */
 export function snippetParts(headline: string, maxLength = SNIPPET_MAX_LENGTH): SnippetPart[] {
@@ -20,7 +20,7 @@ export function snippetParts(headline: string, maxLength = SNIPPET_MAX_LENGTH): 
       match = piece === MATCH_START;
       continue;
     }
-    let text = piece.replace(/\s+/g, ' ');
+    let text = piece.replace(/\s+/g, ' ').replaceAll(LESS_THAN_STAND_IN, '<').replaceAll(AMPERSAND_STAND_IN, '&');
     if (length === 0) text = text.trimStart();
     if (text === '') continue;
     if (length + text.length > maxLength) text = `${text.slice(0, Math.max(0, maxLength - length)).trimEnd()}…`;

@@ -125,6 +125,12 @@ export function tierMatchIds(db: Kysely<Database>, options: { term: string; tier
 /** Start and end of a matched word in a snippet: two control characters the stored text never holds. */
 export const MATCH_START = '\u0001';
 export const MATCH_END = '\u0002';
+/**
+ * Stand-ins for `<` and `&` while `ts_headline` reads the text (private-use characters): its parser
+ * takes `<div>` or `&amp;` written in prose for markup and leaves them out of the snippet.
+ */
+export const LESS_THAN_STAND_IN = '\ue000';
+export const AMPERSAND_STAND_IN = '\ue001';
 
 /**
  * `ts_headline`'s options: a stretch of 15 to 35 words around the best match, matches between the
@@ -136,8 +142,9 @@ const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MinWord
 /** The cards of the given public blogs with the snippet of each, for the page's ids only (`ts_headline` reads the whole text). */
 export function selectMatchRows(db: Kysely<Database>, options: { term: string; ids: string[] }) {
   const query = textQuery(options.term);
+  const text = sql<string>`translate(coalesce(blogs.body_text, blogs.excerpt, ''), '<&', ${LESS_THAN_STAND_IN + AMPERSAND_STAND_IN})`;
   return selectBlogSummaryRows(db, null)
-    .select(sql<string>`ts_headline('english', coalesce(blogs.body_text, blogs.excerpt, ''), ${query}, ${HEADLINE_OPTIONS})`.as('headline'))
+    .select(sql<string>`ts_headline('english', ${text}, ${query}, ${HEADLINE_OPTIONS})`.as('headline'))
     .where('blogs.id', 'in', options.ids)
     .where(blogVisibleTo(null));
 }

@@ -11,7 +11,9 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
  *   from HTML. Blogs written before this migration get it here, from their stored HTML (tags
  *   taken out, the few entities the renderer writes turned back into characters).
  * - `blogs.search_tsv`: generated from the title (weight A) and `body_text` (weight B), so the
- *   title ranks above the text and every write keeps it right; GIN-indexed.
+ *   title ranks above the text and every write keeps it right; GIN-indexed. The title's part is
+ *   `title_tsv` exactly (so `title_word_counts` counts it too); in the text, `<` and `&` are read
+ *   as blanks: the parser would take `<div>` or `&amp;` written in prose for markup and skip them.
  * - `tag_counts` and `text_word_counts`: how many public blogs carry each tag, and each lexeme of
  *   `search_tsv`, kept exact by triggers in the writer's transaction, as `title_word_counts` is
  *   (migration 2026-11-23-11, whose comment says why statement triggers and lexeme order). The
@@ -35,7 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`update blogs set body_text = ${plainTextOfHtml(sql.ref('html'))} where html is not null`.execute(db);
   await sql`
     alter table blogs add column search_tsv tsvector not null generated always as (
-      setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', coalesce(body_text, '')), 'B')
+      setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', translate(coalesce(body_text, ''), '<&', '  ')), 'B')
     ) stored`.execute(db);
   await sql`create index blogs_search_tsv_idx on blogs using gin (search_tsv)`.execute(db);
 
