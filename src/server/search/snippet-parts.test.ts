@@ -24,7 +24,7 @@ describe('snippetParts', () => {
   });
 
   it('turns the stand-ins of < and & back into the characters', () => {
-    expect(snippetParts(`\ue000div\ue001 ${S}x${E}`)).toEqual([
+    expect(snippetParts(`\u0003div\u0004 ${S}x${E}`)).toEqual([
       { text: '<div& ', match: false },
       { text: 'x', match: true },
     ]);

@@ -126,11 +126,13 @@ export function tierMatchIds(db: Kysely<Database>, options: { term: string; tier
 export const MATCH_START = '\u0001';
 export const MATCH_END = '\u0002';
 /**
- * Stand-ins for `<` and `&` while `ts_headline` reads the text (private-use characters): its parser
- * takes `<div>` or `&amp;` written in prose for markup and leaves them out of the snippet.
+ * Stand-ins for `<` and `&` while `ts_headline` reads the text: its parser takes `<div>` or `&amp;`
+ * written in prose for markup and leaves them out of the snippet. Control characters too, which
+ * the stored text never holds and the parser reads as blanks in every locale (a non-ASCII
+ * character is a letter to it in the C locale, and would glue itself to the next word).
  */
-export const LESS_THAN_STAND_IN = '\ue000';
-export const AMPERSAND_STAND_IN = '\ue001';
+export const LESS_THAN_STAND_IN = '\u0003';
+export const AMPERSAND_STAND_IN = '\u0004';
 
 /**
  * `ts_headline`'s options: a stretch of 15 to 35 words around the best match, matches between the
