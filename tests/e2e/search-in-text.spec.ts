@@ -36,7 +36,7 @@ test.describe('search in text', () => {
     await expect(page.getByRole('status')).toHaveText('No Blogs Found');
     const inText = page.getByRole('switch', { name: 'Search in text too' });
     await expect(inText).not.toBeChecked();
-    await inText.check();
+    await inText.click();
     await expect(page).toHaveURL(`${E2E_BASE_URL}/search?searchTerm=${word}&in=all`);
     await expect(page.getByText(`1 blogs matched the search term ${word}`)).toBeVisible();
     await expect(inText).toBeChecked();
@@ -48,7 +48,7 @@ test.describe('search in text', () => {
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${E2E_BASE_URL}/search?searchTerm=${word}&in=all`);
     await expectNoSeriousAxeViolations(page);
 
-    await inText.uncheck();
+    await inText.click();
     await expect(page).toHaveURL(`${E2E_BASE_URL}/search?searchTerm=${word}`);
     await expect(page.getByRole('status')).toHaveText('No Blogs Found');
   });

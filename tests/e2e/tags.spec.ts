@@ -40,7 +40,7 @@ test.describe('tags', () => {
     await page.goto('/create');
     await page.getByLabel('Title').fill(`Tagged ${fresh}`);
     await page.getByLabel('Content').fill('A blog with tags.');
-    const tags = page.getByLabel('Tags');
+    const tags = page.getByLabel('Tags', { exact: true });
     await tags.fill(`${fresh}, ${existing.slice(0, 6).toUpperCase()}`);
     // The existing tag is offered for what is being typed; choosing it completes the field.
     const suggestions = page.getByRole('group', { name: 'Suggested tags' });
@@ -75,14 +75,14 @@ test.describe('tags', () => {
     await page.goto('/create');
     await page.getByLabel('Title').fill('Bad tags');
     await page.getByLabel('Content').fill('Text.');
-    await page.getByLabel('Tags').fill('good, not_good');
+    await page.getByLabel('Tags', { exact: true }).fill('good, not_good');
     await page.getByRole('button', { name: 'Submit' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('"not_good" is not a tag');
     await dialog.getByRole('button', { name: 'Okay' }).click();
-    await expect(page.getByLabel('Tags')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Tags', { exact: true })).toHaveAttribute('aria-invalid', 'true');
 
-    await page.getByLabel('Tags').fill('a b c d e f');
+    await page.getByLabel('Tags', { exact: true }).fill('a b c d e f');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(dialog).toContainText('Add at most 5 tags.');
     await dialog.getByRole('button', { name: 'Okay' }).click();
@@ -94,8 +94,8 @@ test.describe('tags', () => {
     const tag = uniqueWord();
     const { id } = await createBlog(context.request, { title: `Edit ${tag}`, tags: `${tag} first` });
     await page.goto(`/edit?id=${id}`);
-    await expect(page.getByLabel('Tags')).toHaveValue(`${tag}, first`);
-    await page.getByLabel('Tags').fill(`${tag}-second`);
+    await expect(page.getByLabel('Tags', { exact: true })).toHaveValue(`${tag}, first`);
+    await page.getByLabel('Tags', { exact: true }).fill(`${tag}-second`);
     await page.getByRole('button', { name: 'Update' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('Blog Updated!');

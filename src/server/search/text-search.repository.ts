@@ -135,11 +135,13 @@ export const LESS_THAN_STAND_IN = '\u0003';
 export const AMPERSAND_STAND_IN = '\u0004';
 
 /**
- * `ts_headline`'s options: a stretch of 15 to 35 words around the best match, matches between the
- * two sentinels. It runs on the plain text (`body_text`, or the excerpt of a blog the start-up
- * backfill has not rendered yet), never on HTML, and its output is parsed as text.
+ * `ts_headline`'s options: one stretch of 15 to 35 words around the best match (not fragments:
+ * several cost ten times more for a common word, and a fragment drops the characters before its
+ * first word), short words kept, matches between the two sentinels. It runs on the plain text
+ * (`body_text`, or the excerpt of a blog the start-up backfill has not rendered yet), never on
+ * HTML, and its output is parsed as text.
  */
-const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MinWords=15, MaxWords=35, MaxFragments=1, ShortWord=2`;
+const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MinWords=15, MaxWords=35, ShortWord=0`;
 
 /** The cards of the given public blogs with the snippet of each, for the page's ids only (`ts_headline` reads the whole text). */
 export function selectMatchRows(db: Kysely<Database>, options: { term: string; ids: string[] }) {

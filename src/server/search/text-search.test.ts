@@ -110,7 +110,7 @@ describe('search in text (in=all)', () => {
   it('gives each result a snippet around the matched words, as parts of plain text', async () => {
     const page = await found('sunlight');
     expect(matches(page, 'Gardening basics')).toEqual(['sunlight']);
-    expect(snippetText(page, 'Gardening basics')).toBe('Roses need sunlight. Running water helps the garden grow');
+    expect(snippetText(page, 'Gardening basics')).toBe('Roses need sunlight. Running water helps the garden grow.');
     // Word forms are marked as written.
     expect(matches(await found('run'), 'Gardening basics')).toEqual(['Running']);
     // Markdown is not in the text: what the reader sees is.

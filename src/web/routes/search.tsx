@@ -1,7 +1,7 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useNavigation, useSearchParams } from 'react-router';
 import type { SearchIn } from '../../shared/blog-schema';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
@@ -44,16 +44,22 @@ function SearchPage() {
   );
 }
 
-/** 'Search in text too': the same term searched in titles and texts (`&in=all`), from page 1. */
+/**
+ * 'Search in text too': the same term searched in titles and texts (`&in=all`), from page 1. While
+ * the other search loads, the switch already shows where it is going.
+ */
 function SearchInTextSwitch({ searchTerm, searchIn }: { searchTerm: string; searchIn: SearchIn }) {
   const navigate = useNavigate();
+  const pending = useNavigation().location;
+  const shown = pending?.pathname === paths.search('') ? searchInFromUrl(new URLSearchParams(pending.search).get('in')) : searchIn;
   return (
     <Form.Check
       type="switch"
+      role="switch"
       id="search-in-text"
       className="mb-3"
       label="Search in text too"
-      checked={searchIn === 'all'}
+      checked={shown === 'all'}
       onChange={(event) => void navigate(paths.search(searchTerm, 1, event.target.checked ? 'all' : undefined))}
     />
   );
