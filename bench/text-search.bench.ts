@@ -26,13 +26,8 @@ import { type Expression, type Kysely, sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
 import type { Database } from '../src/server/db/schema.js';
-import {
-  countTextMatchesQuery,
-  countTitleMatchesQuery,
-  prepareTextSearch,
-  selectMatchRows,
-  tierMatchIds,
-} from '../src/server/search/text-search.repository.js';
+import { countTextMatchesQuery, matchPageIds, prepareTextSearch, selectMatchPage, type MatchPage } from '../src/server/search/text-search.repository.js';
+import { SEARCH_TEXT_RANK_CAP } from '../src/server/search/text-search.service.js';
 import { benchDatabase, freePort, root, start, startBareFastify, stop, waitFor, type Cleanups } from './support/bench-processes.js';
 
 const BLOGS = Number(process.env.BENCH_BLOGS ?? 100_000);
@@ -40,6 +35,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = 10;
 const KIND = process.env.BENCH_DB === 'pglite' ? 'pglite' : 'postgres';
 const APP_NODE_ARGS = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+/** BENCH_ONLY=common: the bare server and the common word only (a profile of that load). */
+const ONLY_COMMON = process.env.BENCH_ONLY === 'common';
 const BATCH = 5_000;
 const SENTENCES = 4_000;
 const WORDS_PER_SENTENCE = 25;
@@ -136,12 +133,15 @@ async function main() {
     const rows: LoadRow[] = [];
     rows.push(await load('bare Fastify: constant JSON', `${bareBase}/`));
     rows.push(await load(`in text: '${terms.common.word}' (${pct(terms.common.blogs)} of blogs), page 1`, searchUrl(terms.common.word)));
-    rows.push(await loadPages(`in text: '${terms.common.word}', pages 1 to 20 in turn`, searchUrl(terms.common.word)));
-    rows.push(await load(`in text: '${terms.middling.word}' (${pct(terms.middling.blogs)}), page 1`, searchUrl(terms.middling.word)));
-    rows.push(await load(`in text: '${terms.rare.word}' (${terms.rare.blogs} blogs, ranked), page 1`, searchUrl(terms.rare.word)));
-    rows.push(await load(`in text: '${terms.common.word} ${terms.middling.word}' (both words)`, searchUrl(`${terms.common.word} ${terms.middling.word}`)));
-    rows.push(await load(`titles (the spec's search): '${terms.common.word}'`, searchUrl(terms.common.word, 'title')));
-    const phrase = await sequential(searchUrl(`"${terms.common.word} ${REAL_WORDS[1]}"`), 10);
+    let phrase: Awaited<ReturnType<typeof sequential>> | undefined;
+    if (!ONLY_COMMON) {
+      rows.push(await loadPages(`in text: '${terms.common.word}', pages 1 to 20 in turn`, searchUrl(terms.common.word)));
+      rows.push(await load(`in text: '${terms.middling.word}' (${pct(terms.middling.blogs)}), page 1`, searchUrl(terms.middling.word)));
+      rows.push(await load(`in text: '${terms.rare.word}' (${terms.rare.blogs} blogs, ranked), page 1`, searchUrl(terms.rare.word)));
+      rows.push(await load(`in text: '${terms.common.word} ${terms.middling.word}' (both words)`, searchUrl(`${terms.common.word} ${terms.middling.word}`)));
+      rows.push(await load(`titles (the spec's search): '${terms.common.word}'`, searchUrl(terms.common.word, 'title')));
+      phrase = await sequential(searchUrl(`"${terms.common.word} ${REAL_WORDS[1]}"`), 10);
+    }
 
     const report = formatReport({ version, seedSeconds, shape, terms, rows, phrase, database: database_, writes });
     console.log(`\n${report}`);
@@ -156,7 +156,9 @@ async function main() {
   }
 }
 
-const pct = (blogs: number) => `${((100 * blogs) / BLOGS).toFixed(blogs < BLOGS / 100 ? 1 : 0)}%`;
+function pct(blogs: number): string {
+  return `${((100 * blogs) / BLOGS).toFixed(blogs < BLOGS / 100 ? 1 : 0)}%`;
+}
 
 // --- seeding ---
 
@@ -226,7 +228,7 @@ async function pickTerms(db: Kysely<Database>) {
   const near = async (blogs: number) =>
     (
       await sql<{ word: string; blogs: number }>`
-        select lexeme as word, blogs from text_word_counts where lexeme ~ '^[a-z0-9]+$' order by abs(blogs - ${blogs}), lexeme limit 1`.execute(db)
+        select lexeme as word, blogs from text_word_counts where lexeme ~ '^[a-z0-9]+$' order by abs(blogs - ${Math.round(blogs)}), lexeme limit 1`.execute(db)
     ).rows[0]!;
   return { common: await near(BLOGS * 2), middling: await near(BLOGS * 0.03), rare: await near(Math.min(300, BLOGS / 300)) };
 }
@@ -242,17 +244,19 @@ async function databaseTimes(db: Kysely<Database>, term: string) {
       const lines = (await query.explain('text', sql`analyze`)).map((row) => String(Object.values(row)[0]));
       return { ms: Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? NaN), plan: lines.join('\n') };
     };
-    const count = await time(countTextMatchesQuery(trx, term));
-    const titles = await time(countTitleMatchesQuery(trx, term));
-    const tier = await time(tierMatchIds(trx, { term, tier: 'text', limit: 5, offset: 0 }));
-    const ids = (await tierMatchIds(trx, { term, tier: 'text', limit: 5, offset: 0 }).execute()).map((row) => row.id);
-    const snippets = await time(selectMatchRows(trx, { term, ids }));
+    const counts = await time(countTextMatchesQuery(trx, term, SEARCH_TEXT_RANK_CAP));
+    const { in_titles: inTitles } = await countTextMatchesQuery(trx, term, SEARCH_TEXT_RANK_CAP).executeTakeFirstOrThrow();
+    // Page 1: what the title tier has, the rest from the text tier.
+    const fromTitles = Math.min(5, inTitles);
+    const page: MatchPage = { kind: 'tiers', title: fromTitles > 0 ? { limit: fromTitles, offset: 0 } : undefined, text: fromTitles < 5 ? { limit: 5 - fromTitles, offset: 0 } : undefined };
+    const ids = await time(trx.selectFrom(matchPageIds(trx, term, page)).selectAll());
+    const cards = await time(selectMatchPage(trx, term, page));
     // The same count through the index instead of the kept number: what `text_word_counts` saves.
     const { rows } = await sql<{ 'QUERY PLAN': string }>`
       explain analyze select count(*) from blogs
       where search_tsv @@ websearch_to_tsquery('english', ${term}) and status = 'published' and hidden_at is null and author_suspended_at is null`.execute(trx);
     const countedMs = Number(/Execution Time: ([\d.]+)/.exec(rows.map((row) => row['QUERY PLAN']).join('\n'))?.[1] ?? NaN);
-    return { count: count.ms, titles: titles.ms, tier: tier.ms, tierPlan: tier.plan, snippets: snippets.ms, countedMs };
+    return { counts: counts.ms, ids: ids.ms, idsPlan: ids.plan, cards: cards.ms, countedMs };
   });
 }
 
@@ -327,7 +331,7 @@ function formatReport(r: {
   shape: Awaited<ReturnType<typeof corpusShape>>;
   terms: Awaited<ReturnType<typeof pickTerms>>;
   rows: LoadRow[];
-  phrase: Awaited<ReturnType<typeof sequential>>;
+  phrase?: Awaited<ReturnType<typeof sequential>>;
   database: Awaited<ReturnType<typeof databaseTimes>>;
   writes: Awaited<ReturnType<typeof writeCosts>>;
 }) {
@@ -347,12 +351,17 @@ load after 2 s of warm-up. Load average ${loadAverages.start} at the start, ${os
 |---|---|---|---|---|---|
 ${table}
 
-A phrase of two common words (\`${r.phrase.term}\`), one request at a time: p50 ${r.phrase.p50.toFixed(0)} ms, slowest ${r.phrase.max.toFixed(0)} ms
-(statuses ${r.phrase.statuses.join(', ')}): a phrase is checked blog by blog on every blog holding both words.
+${
+    r.phrase
+      ? `A phrase of two common words (\`${r.phrase.term}\`), one request at a time: p50 ${r.phrase.p50.toFixed(0)} ms, slowest ${r.phrase.max.toFixed(0)} ms
+(statuses ${r.phrase.statuses.join(', ')}): a phrase is checked blog by blog on every blog holding both words.`
+      : ''
+  }
 
-The common word's search in the database (EXPLAIN ANALYZE, warm): the total from \`text_word_counts\` ${r.database.count.toFixed(2)} ms
-(counted through the index instead: ${r.database.countedMs.toFixed(1)} ms), the title tier's total ${r.database.titles.toFixed(2)} ms, the page's ids
-${r.database.tier.toFixed(2)} ms, the 5 cards with their snippets (\`ts_headline\` over each text) ${r.database.snippets.toFixed(2)} ms.
+The common word's search in the database (EXPLAIN ANALYZE, warm): its totals from \`text_word_counts\` and \`title_word_counts\`
+${r.database.counts.toFixed(2)} ms (the total counted through the index instead: ${r.database.countedMs.toFixed(1)} ms); the page's ids ${r.database.ids.toFixed(2)} ms;
+the page as cards with their snippets (\`ts_headline\` over each text) ${r.database.cards.toFixed(2)} ms. A search is five round trips:
+begin, the two settings, the totals, the page, commit.
 
 A write keeps the index and the word counts: inserting one blog of 1,000 words takes ${r.writes.insertMs.toFixed(1)} ms, changing its
 text ${r.writes.updateMs.toFixed(1)} ms (medians of 20, one statement each).

@@ -9,14 +9,7 @@ import { AppError, badRequest } from '../errors.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { searchWords } from './search-words.js';
 import { snippetParts } from './snippet-parts.js';
-import {
-  countTextMatchesQuery,
-  countTitleMatchesQuery,
-  prepareTextSearch,
-  rankedMatchIds,
-  selectMatchRows,
-  tierMatchIds,
-} from './text-search.repository.js';
+import { countTextMatchesQuery, prepareTextSearch, selectMatchPage, type MatchPage } from './text-search.repository.js';
 
 /**
  * A search in text ranks every match (`ts_rank` reads each match's vector) when there are at most
@@ -59,19 +52,14 @@ export async function searchBlogsInText(
   const offset = (input.page - 1) * PAGE_SIZE;
   const shared = await deps.publicData.remember(`text:${input.page}:${term}`, ['lists'], async () => {
     try {
+      // Five round trips in all, begin and commit included: at this rate each costs more than most of the work.
       return await deps.db.transaction().execute(async (trx) => {
         await prepareTextSearch(trx, SEARCH_TEXT_TIMEOUT_MS);
-        const { total } = await countTextMatchesQuery(trx, term).executeTakeFirstOrThrow();
-        if (offset >= total) return { items: [], total };
-        const ids = await pageIds(trx, term, total, offset);
-        if (ids.length === 0) return { items: [], total };
-        const rows = await selectMatchRows(trx, { term, ids }).execute();
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        const items: SearchResult[] = ids.flatMap((id) => {
-          const row = byId.get(id);
-          return row ? [{ ...toBlogSummaryJson(row, deps.storage), snippet: snippetParts(row.headline) }] : [];
-        });
-        return { items, total };
+        const counts = await countTextMatchesQuery(trx, term, SEARCH_TEXT_RANK_CAP).executeTakeFirstOrThrow();
+        if (offset >= counts.total) return { items: [], total: counts.total };
+        const rows = await selectMatchPage(trx, term, matchPage(counts, offset)).execute();
+        const items: SearchResult[] = rows.map((row) => ({ ...toBlogSummaryJson(row, deps.storage), snippet: snippetParts(row.headline) }));
+        return { items, total: counts.total };
       });
     } catch (error) {
       // Postgres' query_canceled: the statement timeout stopped it.
@@ -87,20 +75,13 @@ export async function searchBlogsInText(
   };
 }
 
-/** The page's ids in order: ranked when the matches are few, else the title tier then the text tier. */
-async function pageIds(trx: Kysely<Database>, term: string, total: number, offset: number): Promise<string[]> {
-  if (total <= SEARCH_TEXT_RANK_CAP) {
-    return (await rankedMatchIds(trx, { term, limit: PAGE_SIZE, offset }).execute()).map((row) => row.id);
-  }
-  const { total: inTitles } = await countTitleMatchesQuery(trx, term).executeTakeFirstOrThrow();
-  const ids: string[] = [];
-  if (offset < inTitles) {
-    const rows = await tierMatchIds(trx, { term, tier: 'title', limit: PAGE_SIZE, offset }).execute();
-    ids.push(...rows.map((row) => row.id));
-  }
-  if (ids.length < PAGE_SIZE) {
-    const rows = await tierMatchIds(trx, { term, tier: 'text', limit: PAGE_SIZE - ids.length, offset: Math.max(0, offset - inTitles) }).execute();
-    ids.push(...rows.map((row) => row.id));
-  }
-  return ids;
+/** Where the page's matches come from: ranked when they are few, else the title tier then the text tier. */
+function matchPage(counts: { total: number; in_titles: number }, offset: number): MatchPage {
+  if (counts.total <= SEARCH_TEXT_RANK_CAP) return { kind: 'ranked', limit: PAGE_SIZE, offset };
+  const fromTitles = Math.max(0, Math.min(PAGE_SIZE, counts.in_titles - offset));
+  return {
+    kind: 'tiers',
+    title: fromTitles > 0 ? { limit: fromTitles, offset } : undefined,
+    text: fromTitles < PAGE_SIZE ? { limit: PAGE_SIZE - fromTitles, offset: Math.max(0, offset - counts.in_titles) } : undefined,
+  };
 }

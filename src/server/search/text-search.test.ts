@@ -8,7 +8,7 @@ import { explain } from '../testing/query-plans.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
 import { blogWrites } from '../tags/test-support/blog-writes.js';
 import { SNIPPET_MAX_LENGTH } from './snippet-parts.js';
-import { prepareTextSearch, rankedMatchIds } from './text-search.repository.js';
+import { prepareTextSearch, selectMatchPage } from './text-search.repository.js';
 import { SEARCH_TEXT_RANK_CAP } from './text-search.service.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
@@ -135,6 +135,20 @@ describe('search in text (in=all)', () => {
     expect(snippetText(sentinels, 'Sentinels')).toBe('alpha beta gamma');
   });
 
+  it("finds the snippet deep in a long text, from a word's start", async () => {
+    await writes.create(author, { title: 'Deep', blog: `${'lorem ipsum '.repeat(1200)}then the quetzal flies over ${'dolor sit '.repeat(300)}` });
+    const page = await found('quetzals');
+    expect(matches(page, 'Deep')).toEqual(['quetzal']);
+    const text = snippetText(page, 'Deep')!;
+    expect(text).toContain('quetzal flies over dolor');
+    // Whole words only, though the text it is cut from starts far into the blog.
+    const known = new Set(['lorem', 'ipsum', 'then', 'the', 'quetzal', 'flies', 'over', 'dolor', 'sit']);
+    expect(text.split(' ').filter((word) => !known.has(word))).toEqual([]);
+    // A stem that is not part of its word ('happi' for 'happy') is still found; its snippet may start at the text's start.
+    await writes.create(author, { title: 'Stem', blog: `${'plain words '.repeat(800)}so happy` });
+    expect(titles(await found('happy'))).toEqual(['Stem']);
+  });
+
   it('keeps every snippet bounded, however long the text or its words', async () => {
     await writes.create(author, { title: 'Long', blog: `${'endless '.repeat(1000)} ${'y'.repeat(4000)} needle ${'z'.repeat(4000)}` });
     const page = await found('needle');
@@ -237,7 +251,7 @@ describe('search in text (in=all)', () => {
   it('is answered from the GIN index of search_tsv', async () => {
     const plan = await t.database.db.transaction().execute(async (trx) => {
       await prepareTextSearch(trx, 5_000);
-      return explain(trx, rankedMatchIds(trx, { term: 'roses -bread', limit: 5, offset: 0 }));
+      return explain(trx, selectMatchPage(trx, 'roses -bread', { kind: 'ranked', limit: 5, offset: 0 }));
     });
     expect(plan).toContain('blogs_search_tsv_idx');
   });
