@@ -103,6 +103,7 @@ async function main() {
     const terms = await pickTerms(db);
     console.log(`Common word '${terms.common.word}' (${terms.common.blogs} blogs), middling '${terms.middling.word}' (${terms.middling.blogs}), rare '${terms.rare.word}' (${terms.rare.blogs}).`);
     const database_ = await databaseTimes(db, terms.common.word);
+    if (process.env.BENCH_PLANS) console.log(database_.idsPlan);
     const writes = await writeCosts(db, authorId);
     // PGlite's folder admits one process: the bench lets go of it before the app opens it.
     if (KIND === 'pglite') await closeDatabase();
@@ -242,7 +243,8 @@ async function databaseTimes(db: Kysely<Database>, term: string) {
     const time = async (query: { explain(format: 'text', options: Expression<unknown>): Promise<Record<string, unknown>[]> }) => {
       await query.explain('text', sql`analyze`); // warm
       const lines = (await query.explain('text', sql`analyze`)).map((row) => String(Object.values(row)[0]));
-      return { ms: Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? NaN), plan: lines.join('\n') };
+      const ms = (label: string) => Number(new RegExp(`${label} Time: ([\\d.]+)`).exec(lines.join('\n'))?.[1] ?? NaN);
+      return { ms: ms('Execution'), planning: ms('Planning'), plan: lines.join('\n') };
     };
     const counts = await time(countTextMatchesQuery(trx, term, SEARCH_TEXT_RANK_CAP));
     const { in_titles: inTitles } = await countTextMatchesQuery(trx, term, SEARCH_TEXT_RANK_CAP).executeTakeFirstOrThrow();
@@ -256,7 +258,7 @@ async function databaseTimes(db: Kysely<Database>, term: string) {
       explain analyze select count(*) from blogs
       where search_tsv @@ websearch_to_tsquery('english', ${term}) and status = 'published' and hidden_at is null and author_suspended_at is null`.execute(trx);
     const countedMs = Number(/Execution Time: ([\d.]+)/.exec(rows.map((row) => row['QUERY PLAN']).join('\n'))?.[1] ?? NaN);
-    return { counts: counts.ms, ids: ids.ms, idsPlan: ids.plan, cards: cards.ms, countedMs };
+    return { counts: counts.ms, ids: ids.ms, idsPlan: ids.plan, cards: cards.ms, planning: counts.planning + cards.planning, countedMs };
   });
 }
 
@@ -360,7 +362,7 @@ ${
 
 The common word's search in the database (EXPLAIN ANALYZE, warm): its totals from \`text_word_counts\` and \`title_word_counts\`
 ${r.database.counts.toFixed(2)} ms (the total counted through the index instead: ${r.database.countedMs.toFixed(1)} ms); the page's ids ${r.database.ids.toFixed(2)} ms;
-the page as cards with their snippets (\`ts_headline\` over each text) ${r.database.cards.toFixed(2)} ms. A search is five round trips:
+the page as cards with their snippets (\`ts_headline\` over each text) ${r.database.cards.toFixed(2)} ms; planning the two ${r.database.planning.toFixed(2)} ms. A search is five round trips:
 begin, the two settings, the totals, the page, commit.
 
 A write keeps the index and the word counts: inserting one blog of 1,000 words takes ${r.writes.insertMs.toFixed(1)} ms, changing its

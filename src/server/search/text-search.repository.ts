@@ -115,8 +115,9 @@ function tierMatchIds(db: Kysely<Database>, options: { term: string; tier: 'titl
   return db
     .selectFrom('blogs')
     .select(['blogs.id', sql<number>`${options.tier === 'title' ? 0 : 1}::int`.as('part'), sql<number>`0::real`.as('rank')])
-    .where(sql<boolean>`blogs.search_tsv @@ ${query}`)
+    // The title's small vector (stored in the row) first: the whole text's (stored apart, compressed) only for the rows that pass.
     .where(options.tier === 'title' ? inTitle : sql<boolean>`not (${inTitle})`)
+    .where(sql<boolean>`blogs.search_tsv @@ ${query}`)
     .where(blogVisibleTo(null))
     .orderBy('blogs.rating', 'desc')
     .orderBy('blogs.created_at', 'desc')
