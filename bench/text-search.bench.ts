@@ -108,26 +108,32 @@ async function main() {
     // PGlite's folder admits one process: the bench lets go of it before the app opens it.
     if (KIND === 'pglite') await closeDatabase();
 
-    const port = await freePort();
     const appData = KIND === 'pglite' ? dataDir : mkdtempSync(path.join(os.tmpdir(), 'text-search-bench-app-'));
     if (appData !== dataDir) cleanups.push(() => rmSync(appData, { recursive: true, force: true }));
-    const app = start(process.execPath, [...APP_NODE_ARGS, '--import', 'tsx', path.join(root, 'src/server/main.ts')], {
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: appData,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      PUBLIC_URL: `http://localhost:${port}`,
-      AUTH_SECRET: 'x'.repeat(48),
-      LOG_LEVEL: 'warn',
-      RESPONSE_CACHE_MB: '0',
-      IMAGE_BACKFILL_ON_START: 'false',
-      AI_API_KEY: '',
-      SMTP_URL: '',
-    });
-    cleanups.push(() => stop(app));
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(`${base}/api/health`, 180_000);
+    /** The app from source in production mode; `cache`: the response cache at its default size, else off. */
+    const startApp = async (cache: boolean) => {
+      const port = await freePort();
+      const process_ = start(process.execPath, [...APP_NODE_ARGS, '--import', 'tsx', path.join(root, 'src/server/main.ts')], {
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: appData,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        PUBLIC_URL: `http://localhost:${port}`,
+        AUTH_SECRET: 'x'.repeat(48),
+        LOG_LEVEL: 'warn',
+        ...(cache ? {} : { RESPONSE_CACHE_MB: '0' }),
+        IMAGE_BACKFILL_ON_START: 'false',
+        AI_API_KEY: '',
+        SMTP_URL: '',
+      });
+      const base = `http://127.0.0.1:${port}`;
+      await waitFor(`${base}/api/health`, 180_000);
+      return { base, stop: () => stop(process_) };
+    };
+    const app = await startApp(false);
+    cleanups.push(app.stop);
+    const base = app.base;
     const bareBase = await startBareFastify(cleanups);
 
     const searchUrl = (term: string, searchIn = 'all') => `${base}/api/search?${new URLSearchParams({ searchTerm: term, ...(searchIn === 'all' ? { in: 'all' } : {}) })}`;
@@ -142,6 +148,11 @@ async function main() {
       rows.push(await load(`in text: '${terms.common.word} ${terms.middling.word}' (both words)`, searchUrl(`${terms.common.word} ${terms.middling.word}`)));
       rows.push(await load(`titles (the spec's search): '${terms.common.word}'`, searchUrl(terms.common.word, 'title')));
       phrase = await sequential(searchUrl(`"${terms.common.word} ${REAL_WORDS[1]}"`), 10);
+      // As the site runs by default: the same answers kept in memory until a write.
+      await app.stop();
+      const cached = await startApp(true);
+      cleanups.push(cached.stop);
+      rows.push(await load(`in text: '${terms.common.word}', page 1, response cache on (the default)`, searchUrl(terms.common.word).replace(base, cached.base)));
     }
 
     const report = formatReport({ version, seedSeconds, shape, terms, rows, phrase, database: database_, writes });
