@@ -53,9 +53,11 @@ export async function prepareTextSearch(trx: Transaction<Database>, statementTim
  * its part of `search_tsv`, so the title holding the word is the whole tier condition), where
  * counting a word found in every one of 100,000 blogs through the index takes 25 ms and more. Any
  * other query is counted through the indexes (only the matches' visibility is read, no ranking).
- * Each branch runs only when chosen; `offset 0` keeps the total computed once.
+ * Each branch runs only when chosen; `offset 0` keeps the total computed once. With
+ * `throughIndex` false, a query of several lexemes is not counted: both totals are null (the
+ * caller counts it again in a transaction steered to the indexes).
  */
-export function countTextMatchesQuery(db: Kysely<Database>, term: string, rankCap: number) {
+export function countTextMatchesQuery(db: Kysely<Database>, term: string, rankCap: number, options: { throughIndex: boolean }) {
   const query = textQuery(term);
   const keptText = db.selectFrom('text_word_counts').select('text_word_counts.blogs').where('text_word_counts.lexeme', '=', onlyLexeme(query));
   const countedText = db
@@ -67,7 +69,9 @@ export function countTextMatchesQuery(db: Kysely<Database>, term: string, rankCa
   const countedTitles = countedText.where(sql<boolean>`blogs.title_tsv @@ ${query}`);
   const matched = db
     .selectNoFrom(
-      sql<number>`case when not ${searchable(query)} then 0 when numnode(${query}) = 1 then coalesce((${keptText}), 0) else (${countedText}) end`.as('total'),
+      sql<number | null>`case when not ${searchable(query)} then 0 when numnode(${query}) = 1 then coalesce((${keptText}), 0) else ${options.throughIndex ? sql`(${countedText})` : sql`null`} end`.as(
+        'total',
+      ),
     )
     .offset(0)
     .as('matched');
@@ -75,7 +79,7 @@ export function countTextMatchesQuery(db: Kysely<Database>, term: string, rankCa
     .selectFrom(matched)
     .select([
       'matched.total',
-      sql<number>`case when matched.total <= ${rankCap} then 0 when numnode(${query}) = 1 then coalesce((${keptTitles}), 0) else (${countedTitles}) end`.as(
+      sql<number | null>`case when matched.total <= ${rankCap} then 0 when numnode(${query}) = 1 then coalesce((${keptTitles}), 0) else ${options.throughIndex ? sql`(${countedTitles})` : sql`null`} end`.as(
         'in_titles',
       ),
     ]);

@@ -9,7 +9,7 @@ import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/tes
 import { blogWrites } from '../tags/test-support/blog-writes.js';
 import { SNIPPET_MAX_LENGTH } from './snippet-parts.js';
 import { prepareTextSearch, selectMatchPage } from './text-search.repository.js';
-import { SEARCH_TEXT_RANK_CAP } from './text-search.service.js';
+import { SEARCH_TEXT_RANK_CAP, SEARCH_TEXT_UNGUARDED_OFFSET } from './text-search.service.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 
@@ -246,6 +246,20 @@ describe('search in text (in=all)', () => {
     expect(last.items).toHaveLength(count % 5 || 5);
     // Several words: counted through the index, the same tiers.
     expect((await found('lighthouse walk')).total).toBe(await fresh('lighthouse walk'));
+  });
+
+  it('answers a deep page of one word too (past the unguarded depth, in the steered transaction)', async () => {
+    const count = SEARCH_TEXT_UNGUARDED_OFFSET + 10;
+    await t.database.db
+      .insertInto('blogs')
+      .values(Array.from({ length: count }, (_, i) => ({ user_id: author.id, title: `Sea ${i}`, body: 'x', body_text: `An albatross, number ${i}.` })))
+      .execute();
+    const deepPage = Math.ceil((SEARCH_TEXT_UNGUARDED_OFFSET + 1) / 5) + 1;
+    const deep = await found('albatross', { page: deepPage });
+    expect(deep.total).toBe(count);
+    expect(deep.items).toHaveLength(5);
+    const last = await found('albatross', { page: Math.ceil(count / 5) });
+    expect(last).toMatchObject({ total: count, hasMore: false });
   });
 
   it('is answered from the GIN index of search_tsv', async () => {
