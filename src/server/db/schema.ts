@@ -112,7 +112,7 @@ export interface BlogTable {
   hot_score: ColumnType<number, never, never>;
   /** `draft`: seen by its owner only (see `blogs/blog-visibility.ts`). */
   status: ColumnType<BlogStatus, BlogStatus | undefined, BlogStatus>;
-  /** Up to 5 lowercase tags in the writer's order (migration 2026-11-25-02). */
+  /** Up to 5 lowercase tags in the writer's order (migration 2026-11-25-04). */
   tags: ColumnType<string[], string[] | undefined, string[]>;
   /** The plain text of `body` (no Markdown, no HTML), written with `html`; search snippets are cut from it. */
   body_text: string | null;
@@ -220,7 +220,7 @@ export interface TitleWordCountChangeTable {
   delta: number;
 }
 
-/** How many public blogs carry each tag, kept exact by triggers on `blogs` (migration 2026-11-25-02). */
+/** How many public blogs carry each tag, kept exact by triggers on `blogs` (migration 2026-11-25-04). */
 export interface TagCountTable {
   tag: string;
   blogs: number;

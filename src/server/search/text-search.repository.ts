@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 
 /**
  * Search in the titles and texts of blogs ('Search in text too'), on `blogs.search_tsv` (the title
- * at weight A, the plain text at weight B; migration 2026-11-25-02) and its GIN index.
+ * at weight A, the plain text at weight B; migration 2026-11-25-04) and its GIN index.
  *
  * The term goes to `websearch_to_tsquery` as one parameter: quotes make a phrase, `-word` leaves a
  * word out, `or` joins alternatives, and nothing else of the term is syntax (the function never

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 
 /**
  * Tags as `tag_counts` keeps them: every tag some public blog carries, with how many do (kept
- * exact by triggers, migration 2026-11-25-02). A tag no public blog carries is not there.
+ * exact by triggers, migration 2026-11-25-04). A tag no public blog carries is not there.
  */
 
 /** One page of tags, the most used first (`tag_counts_most_used_idx`), then by name. */
