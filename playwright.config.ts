@@ -16,7 +16,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: process.env.CI ? 2 : 2,
   retries: 0,
-  timeout: 60_000,
+  // The longest flows (moderation: two users, a moderator, five screens) take about a minute on a busy machine.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
