@@ -10,6 +10,7 @@ import { BlogDetails } from '../features/blogs/components/blog-details';
 import { getCommentsQueryOptions } from '../features/comments/api/get-comments';
 import { CommentSection } from '../features/comments/components/comment-section';
 import { ReportButton } from '../features/moderation/components/report-button';
+import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
 import { VoteButtons } from '../features/votes/components/vote-buttons';
 import type { Blog } from '../../shared/blog-schema';
 import { useSession } from '../lib/session';
@@ -44,7 +45,7 @@ function BlogDoesNotExist() {
   );
 }
 
-/** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner, and its comments below. */
+/** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner, its comments below, then the form to get new blogs by e-mail. */
 function ViewBlogPage() {
   const [searchParams] = useSearchParams();
   const id = searchParams.get('id') ?? '';
@@ -73,6 +74,7 @@ function BlogView({ blog, viewerId, commentsBlogId }: { blog: Blog; viewerId: st
         blogOwnerId={blog.userId}
         reportControl={(comment) => <ReportButton targetType="comment" targetId={comment.id} />}
       />
+      <SubscribeForm />
     </>
   );
 }
