@@ -1,12 +1,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { INVALID_SUBSCRIPTION_EMAIL, subscribeInputSchema } from '../../../../shared/subscription-schema';
 import { messages } from '../../../../shared/messages';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 import { useSubscribe } from '../api/subscribe';
 import { subscriptionTexts } from '../subscription-texts';
+
+/**
+ * The shared schema (and zod with it) loads when the reader first needs it: the home page carries
+ * no zod (docs/page-weight.md), and focusing the field fetches it before the click.
+ */
+const loadSchema = () => import('../../../../shared/subscription-schema');
 
 export interface SubscribeFormProps {
   /** An author's id: their new blogs. None: every new blog on the site. */
@@ -30,8 +35,9 @@ export function SubscribeForm({ authorId }: SubscribeFormProps) {
   const [invalid, setInvalid] = useState<string | null>(null);
   const subscribe = useSubscribe(session?.user.id ?? null);
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const { subscribeInputSchema, INVALID_SUBSCRIPTION_EMAIL } = await loadSchema();
     const parsed = subscribeInputSchema.safeParse({ email, authorId });
     if (!parsed.success) {
       subscribe.reset();
@@ -52,7 +58,7 @@ export function SubscribeForm({ authorId }: SubscribeFormProps) {
       <h2 id={headingId} className="h5">
         {authorId ? 'Get this author’s new blogs by e-mail' : 'Get new blogs by e-mail'}
       </h2>
-      <Form noValidate onSubmit={submit} style={{ maxWidth: '36rem' }}>
+      <Form noValidate onSubmit={(event) => void submit(event)} style={{ maxWidth: '36rem' }}>
         <Form.Label htmlFor={fieldId}>{subscriptionTexts.emailLabel}</Form.Label>
         <div className="d-flex gap-2">
           <Form.Control
@@ -61,6 +67,7 @@ export function SubscribeForm({ authorId }: SubscribeFormProps) {
             name="email"
             autoComplete="email"
             value={email}
+            onFocus={() => void loadSchema()}
             onChange={(event) => {
               setTyped(event.target.value);
               setInvalid(null);
