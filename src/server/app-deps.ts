@@ -7,6 +7,7 @@ import type { Sessions } from './auth/session.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import type { Mailer } from './mail/mailer.js';
+import type { JobQueue } from './queue/job-queue.js';
 import type { RateLimiter } from './rate-limit/rate-limit.js';
 import type { ImageStorage } from './storage/storage.js';
 
@@ -17,7 +18,10 @@ import type { ImageStorage } from './storage/storage.js';
 export interface AppDeps {
   config: Config;
   db: Kysely<Database>;
+  /** Queues each message (the durable queue sends it): an SMTP outage delays mail, it fails no request. */
   mailer: Mailer;
+  /** The durable job queue (`queue/job-queue.ts`). */
+  queue: JobQueue;
   auth: Auth;
   sessions: Sessions;
   storage: ImageStorage;

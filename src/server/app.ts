@@ -43,6 +43,12 @@ import { createCacheInvalidation, type CacheInvalidation, type ExtraChannels } f
 import { ResponseCache } from './cache/response-cache.js';
 import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { queuedMailer, registerMailJob, sendRate } from './mail/mail-queue.js';
+import { createJobQueue, type JobQueue } from './queue/job-queue.js';
+import { registerQueueCleanupJob } from './queue/queue-cleanup.job.js';
+import { registerContactJob } from './contact/contact.service.js';
+import { registerSubscriptionJobs } from './subscriptions/new-post-mail.js';
+import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 import { createRateLimiter } from './rate-limit/rate-limit.js';
 import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
 import { createPageHandler } from './pages/pages.js';
@@ -81,6 +87,8 @@ declare module 'fastify' {
     backgroundTasks: BackgroundTasks;
     /** The app's background jobs: `main.ts` starts them, the app's close stops them (docs/jobs.md). */
     jobs: JobRunner;
+    /** The durable job queue: its workers start when the app is ready and stop when it closes. */
+    queue: JobQueue;
   }
 }
 
@@ -111,7 +119,14 @@ export async function buildApp(options: BuildAppOptions) {
   // First of all hooks: a NUL anywhere in a request is bad input, answered before any other work.
   registerBadCharacterGuard(app);
 
-  const mailer = options.mailer ?? createMailer(config, app.log);
+  // The transport sends (SMTP, or the outbox folder); the app's mailer only queues: every message
+  // is a job of the durable queue, sent at MAIL_SEND_PER_MINUTE and retried while SMTP is down.
+  const transport = options.mailer ?? createMailer(config, app.log);
+  const queue = createJobQueue({ db: database.db, log: app.log.child({ module: 'queue' }), pollMs: config.queue.pollMs, retryBaseMs: config.queue.retryBaseMs });
+  app.decorate('queue', queue);
+  const send = sendRate(config.mail.sendPerMinute);
+  registerMailJob(queue, send, transport);
+  const mailer = queuedMailer(database.db, queue);
   const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }) });
   const storage = options.storage ?? createImageStorage(config);
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
@@ -163,7 +178,7 @@ export async function buildApp(options: BuildAppOptions) {
     }
   }
   const viewerVotes = createViewerVotes(database.db);
-  const deps: AppDeps = { config, db: database.db, mailer, auth, sessions, storage, limiter, background, publicData, viewerVotes };
+  const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, background, publicData, viewerVotes };
   registerSecurityHeaders(app, securityHeaders);
   // For changes made outside a request (start-up backfills): the cached answers they touch go.
   app.decorate('contentChanged', async (tags: readonly string[]) => {
@@ -194,6 +209,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(searchRoutes, deps);
   await app.register(aiRoutes, deps);
   await app.register(moderationRoutes, deps);
+  await app.register(subscriptionRoutes, deps);
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(feedRoutes, deps);
 
@@ -214,14 +230,20 @@ export async function buildApp(options: BuildAppOptions) {
     { db: database.db, storage, onUpdated: (blogId) => app.contentChanged(['lists', `blog:${blogId}`]) },
     { onStart: config.imageBackfillOnStart },
   );
+  registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });
+  registerSubscriptionJobs(queue, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
+  registerQueueCleanupJob(jobs, queue);
+  // The queue's workers run whenever the app is up (tests' apps too): mail must go out.
+  app.addHook('onReady', async () => queue.start());
   registerStorageSweepJob(jobs, { db: database.db, storage }, { ...config.storageSweep, inlineGraceMs: config.inlineImages.graceMs });
 
   app.addHook('onClose', async () => {
     // A job stops after the step in hand, before the database it writes to closes.
     await jobs.stop();
-    // Mail promised by requests already answered goes out before the mailer closes.
+    // Mail promised by requests already answered is queued, and the jobs running finish, before the transport closes.
     await background.settled();
-    mailer.close();
+    await queue.stop();
+    transport.close();
   });
   return app;
 }

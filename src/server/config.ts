@@ -62,6 +62,13 @@ const envSchema = z.object({
   AUTH_REQUIRE_EMAIL_VERIFICATION: booleanFlag(true),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().trim().min(3).default('Blogging Site <no-reply@localhost>'),
+  // Messages this process sends a minute at most (subscriptions, and every other e-mail): the
+  // durable queue holds the rest until their turn.
+  MAIL_SEND_PER_MINUTE: positiveInt(600),
+  // How often an idle worker of the durable queue looks for due jobs (a job queued by this process wakes it at once).
+  QUEUE_POLL_MS: positiveInt(1000),
+  // A failed job's first retry waits this long; each next one twice as long, up to an hour.
+  QUEUE_RETRY_BASE_MS: positiveInt(10_000),
   CONTACT_TO: z.email({ message: 'must be an e-mail address' }).optional(),
   AI_BASE_URL: url(['http:', 'https:']).optional(),
   AI_API_KEY: optionalString,
@@ -142,7 +149,9 @@ export interface Config {
   sitemapPartSize: number;
   authSecret: string;
   requireEmailVerification: boolean;
-  mail: { smtpUrl?: string; from: string; contactTo?: string };
+  mail: { smtpUrl?: string; from: string; contactTo?: string; sendPerMinute: number };
+  /** The durable queue (`src/server/queue/`): an idle worker's poll. */
+  queue: { pollMs: number; retryBaseMs: number };
   ai: {
     baseUrl?: string;
     apiKey?: string;
@@ -225,7 +234,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: M
     sitemapPartSize: e.SITEMAP_PART_SIZE,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactTo: e.CONTACT_TO },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactTo: e.CONTACT_TO, sendPerMinute: e.MAIL_SEND_PER_MINUTE },
+    queue: { pollMs: e.QUEUE_POLL_MS, retryBaseMs: e.QUEUE_RETRY_BASE_MS },
     ai: {
       baseUrl: e.AI_BASE_URL,
       apiKey: e.AI_API_KEY,

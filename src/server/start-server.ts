@@ -21,6 +21,7 @@ export async function startServer(config: Config) {
   app.addHook('onClose', async () => {
     // Background jobs stop after the step in hand, before the database they write to closes.
     await app.jobs.stop();
+    await app.queue.stop();
     await database.close();
   });
 

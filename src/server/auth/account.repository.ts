@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { selectUserInlineImageKeys } from '../inline-images/inline-images.repository.js';
+import { deleteSubscriptionsOfAddress } from '../subscriptions/subscriptions.repository.js';
 
 /** The password hash of the user's e-mail-and-password login, or null when they have none. */
 export async function findPasswordHash(db: Kysely<Database>, userId: string): Promise<string | null> {
@@ -14,7 +15,7 @@ export async function findPasswordHash(db: Kysely<Database>, userId: string): Pr
 }
 
 /**
- * Deletes the user; foreign keys cascade to their sessions, logins, blogs, votes and comments
+ * Deletes the user; foreign keys cascade to their sessions, logins, blogs, votes, comments, subscriptions
  * (with the replies to those), and the votes and comments triggers correct the counts of other
  * people's blogs. Returns the image keys of the deleted blogs and of the images the user uploaded
  * from the editor, for the caller to remove from storage once the transaction has committed.
@@ -22,8 +23,10 @@ export async function findPasswordHash(db: Kysely<Database>, userId: string): Pr
  * before (and its image is listed) or fails on the missing user.
  */
 export async function deleteUserAndContent(trx: Transaction<Database>, userId: string): Promise<{ deleted: boolean; imageKeys: string[] }> {
-  const user = await trx.selectFrom('user').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  const user = await trx.selectFrom('user').select(['id', 'email', 'emailVerified']).where('id', '=', userId).forUpdate().executeTakeFirst();
   if (!user) return { deleted: false, imageKeys: [] };
+  // The subscriptions it made signed in go by cascade; those of its verified address go too.
+  if (user.emailVerified) await deleteSubscriptionsOfAddress(trx, user.email);
   const images = await trx
     .selectFrom('blogs')
     .select('image_key')

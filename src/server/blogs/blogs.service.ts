@@ -27,6 +27,8 @@ import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from './blog-json.js';
 import { withViewerVotes, type ViewerVotes } from './viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
+import { enqueueJob } from '../queue/job-queue.js';
+import { blogPublishedJob } from './blog-published.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
   clearOwnBlogImage,
@@ -119,6 +121,7 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
     id = await deps.db.transaction().execute(async (trx) => {
       const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, status, rendered, image });
       await syncBlogInlineImages(trx, { userId, blogId: created, keys: inlineKeys });
+      if (status === 'published') await enqueueJob(trx, blogPublishedJob(created));
       return created;
     });
   } catch (error) {
@@ -176,6 +179,8 @@ export async function updateBlog(
       });
       if (!updated) throw noSuchBlog();
       await syncBlogInlineImages(trx, { userId, blogId: id, keys: inlineKeys });
+      // Only a draft becoming public is news: an edit of a published blog sends nothing.
+      if (current.status === 'draft' && status === 'published') await enqueueJob(trx, blogPublishedJob(id));
       return { imageKey: current.image_key, status: current.status };
     });
   } catch (error) {

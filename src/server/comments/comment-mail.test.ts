@@ -30,7 +30,7 @@ describe('e-mails about comments and replies', () => {
   const comment = async (blogId: string, user: TestUser, body: string, parentId?: string) => {
     const response = await api('POST', `/api/blogs/${blogId}/comments`, user, { body, ...(parentId ? { parentId } : {}) });
     expect(response.statusCode, response.body).toBe(201);
-    await t.app.backgroundTasks.settled();
+    await t.settled();
     return response.json<Comment>();
   };
   const mailsTo = async (user: TestUser) => (await t.outbox()).filter((mail) => mail.to === user.email);

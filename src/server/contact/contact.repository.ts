@@ -15,3 +15,7 @@ export async function insertContactMessage(
 export async function markContactMessageForwarded(db: Kysely<Database>, id: string): Promise<void> {
   await db.updateTable('contact_messages').set({ forwarded_at: new Date() }).where('id', '=', id).execute();
 }
+
+export async function findContactMessage(db: Kysely<Database>, id: string) {
+  return db.selectFrom('contact_messages').select(['id', 'email', 'message', 'created_at', 'forwarded_at']).where('id', '=', id).executeTakeFirst();
+}

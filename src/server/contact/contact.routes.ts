@@ -25,7 +25,7 @@ export const contactRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         'You have sent several messages already. Please wait a few minutes before sending another.',
       );
       const { id } = await receiveContactMessage(
-        { db: deps.db, mailer: deps.mailer, contactTo: deps.config.mail.contactTo, log: request.log },
+        { db: deps.db, queue: deps.queue, contactTo: deps.config.mail.contactTo, log: request.log },
         request.body,
         request.ip,
       );

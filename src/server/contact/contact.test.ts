@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGE_MAX_LENGTH } from '../../shared/constants.js';
-import { buildApp, type App } from '../app.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { MailMessage, Mailer } from '../mail/mailer.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp } from '../testing/test-users.js';
 import { CONTACT_RATE_LIMIT } from './contact.routes.js';
@@ -22,6 +21,8 @@ describe('POST /api/contact', () => {
     expect(response.statusCode).toBe(201);
     const { id, message } = response.json() as { id: string; message: string };
     expect(message).toMatch(/sent/);
+    // The forwarding is a job of the durable queue, sent just after the answer.
+    await t.settled();
 
     const row = await t.database.db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ email: 'reader@example.com', message: 'Hello there!\nSecond line.' });
@@ -68,25 +69,33 @@ describe('POST /api/contact', () => {
 
 describe('POST /api/contact when mail fails', () => {
   let t: TestApp;
-  let app: App;
-  const failingMailer: Mailer = {
-    send: () => Promise.reject(new Error('SMTP down')),
+  let down = true;
+  const sent: MailMessage[] = [];
+  const flakyMailer: Mailer = {
+    send: async (message) => {
+      if (down) throw new Error('SMTP down');
+      sent.push(message);
+    },
     close: () => {},
   };
   beforeAll(async () => {
-    t = await createTestApp({ CONTACT_TO: 'team@example.com' });
-    // A second app on the same database, with a mailer that always fails.
-    app = await buildApp({ config: t.config, database: t.database, mailer: failingMailer, logger: false });
+    t = await createTestApp({ CONTACT_TO: 'team@example.com', QUEUE_RETRY_BASE_MS: '50' }, { mailer: flakyMailer });
   });
-  afterAll(async () => {
-    await app.close();
-    await t.close();
-  });
+  afterAll(() => t.close());
 
-  it('keeps the message even when forwarding fails', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/contact', headers: { origin: TEST_PUBLIC_URL }, payload: { email: 'kept@example.com', message: 'do not lose me' } });
+  it('keeps the message, answers at once, and forwards it once the mail server is back', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { origin: TEST_PUBLIC_URL }, payload: { email: 'kept@example.com', message: 'do not lose me' } });
     expect(response.statusCode).toBe(201);
-    const rows = await sql<{ forwarded_at: Date | null }>`select forwarded_at from contact_messages where email = 'kept@example.com'`.execute(t.database.db);
-    expect(rows.rows).toEqual([{ forwarded_at: null }]);
+    const job = () => t.database.db.selectFrom('queued_jobs').select(['state', 'attempts', 'last_error']).where('kind', '=', 'contact-forward').executeTakeFirstOrThrow();
+    await expect.poll(async () => (await job()).attempts, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect((await job()).last_error).toBe('SMTP down');
+    const forwardedAt = async () =>
+      (await sql<{ forwarded_at: Date | null }>`select forwarded_at from contact_messages where email = 'kept@example.com'`.execute(t.database.db)).rows[0]!.forwarded_at;
+    expect(await forwardedAt()).toBeNull();
+
+    down = false;
+    await expect.poll(forwardedAt, { timeout: 10_000 }).not.toBeNull();
+    expect(sent.map((mail) => [mail.to, mail.replyTo])).toEqual([['team@example.com', 'kept@example.com']]);
+    expect((await job()).state).toBe('done');
   });
 });

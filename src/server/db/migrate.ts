@@ -15,6 +15,7 @@ import * as hotScore from './migrations/2026-11-23-09-hot-score.js';
 import * as sessionEndedNotify from './migrations/2026-11-23-10-session-ended-notify.js';
 import * as titleWordCounts from './migrations/2026-11-23-11-title-word-counts.js';
 import * as feedsChangedAt from './migrations/2026-11-24-01-feeds-changed-at.js';
+import * as queueAndSubscriptions from './migrations/2026-11-25-01-queue-and-subscriptions.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-10-session-ended-notify': sessionEndedNotify,
   '2026-11-23-11-title-word-counts': titleWordCounts,
   '2026-11-24-01-feeds-changed-at': feedsChangedAt,
+  '2026-11-25-01-queue-and-subscriptions': queueAndSubscriptions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

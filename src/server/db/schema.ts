@@ -220,6 +220,37 @@ export interface FeedsChangedTable {
   changed_at: Timestamp;
 }
 
+export type QueuedJobState = 'pending' | 'running' | 'done' | 'failed';
+
+/** The durable job queue (migration 2026-11-25-01; `src/server/queue/`). */
+export interface QueuedJobTable {
+  /** A bigint: the driver reads it as a string. */
+  id: ColumnType<string, never, never>;
+  kind: string;
+  /** The idempotency key: unique; a second enqueue of it changes nothing. */
+  key: string;
+  payload: ColumnType<Record<string, unknown>, string | undefined, string>;
+  state: ColumnType<QueuedJobState, QueuedJobState | undefined, QueuedJobState>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** E-mail subscriptions to the site (`author_id` null) or to an author. */
+export interface SubscriptionTable {
+  id: Generated<string>;
+  /** Lower-cased. */
+  email: string;
+  author_id: string | null;
+  user_id: string | null;
+  confirmed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -239,4 +270,6 @@ export interface Database {
   title_word_counts: TitleWordCountTable;
   title_word_count_changes: TitleWordCountChangeTable;
   feeds_changed: FeedsChangedTable;
+  queued_jobs: QueuedJobTable;
+  subscriptions: SubscriptionTable;
 }

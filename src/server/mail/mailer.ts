@@ -15,6 +15,8 @@ export interface MailMessage {
   replyTo?: string;
   /** Extra header fields (e.g. `List-Unsubscribe`), as nodemailer takes them. */
   headers?: Record<string, string>;
+  /** A fixed `Message-ID` (`<…@…>`): a message sent twice (a retry after a crash) is one message to mail programs. */
+  messageId?: string;
 }
 
 export interface Mailer {

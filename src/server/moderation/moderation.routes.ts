@@ -8,7 +8,10 @@ import {
   reportCreatedSchema,
   reportInputSchema,
 } from '../../shared/moderation-schema.js';
+import { queueJobSchema, queueOverviewSchema } from '../../shared/subscription-schema.js';
+import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
+import { notFound } from '../errors.js';
 import type { SessionUser } from '../auth/session.js';
 import { createReport, getOverview, isModerator, notAModerator, performAction } from './moderation.service.js';
 
@@ -101,6 +104,48 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       if (changed.length > 0) await app.contentChanged(changed);
       void reply.header('cache-control', 'private, no-store');
       return getOverview(serviceDeps);
+    },
+  );
+
+  const queueJob = (job: NonNullable<Awaited<ReturnType<AppDeps['queue']['retry']>>>) => ({
+    ...job,
+    runAt: job.runAt.toISOString(),
+    updatedAt: job.updatedAt.toISOString(),
+  });
+
+  app.get(
+    '/api/moderation/queue',
+    {
+      schema: {
+        tags: ['moderation'],
+        summary: 'The durable job queue: jobs by state, and the failed ones with their last error (moderators only)',
+        response: { 200: queueOverviewSchema, 404: apiErrorSchema },
+      },
+      onRequest: requireModerator,
+    },
+    async (_request, reply) => {
+      void reply.header('cache-control', 'private, no-store');
+      const overview = await deps.queue.overview();
+      return { counts: overview.counts, failed: overview.failed.map(queueJob) };
+    },
+  );
+
+  app.post(
+    '/api/moderation/queue/:id/retry',
+    {
+      schema: {
+        tags: ['moderation'],
+        summary: 'Run a failed job again, its attempts counted afresh (moderators only)',
+        params: z.object({ id: z.string().max(30) }),
+        response: { 200: queueJobSchema, 404: apiErrorSchema },
+      },
+      onRequest: requireModerator,
+    },
+    async (request) => {
+      await deps.limiter.enforce(`moderation-action:${moderatorOf(request).id}`, MODERATION_ACTION_RATE_LIMIT);
+      const job = await deps.queue.retry(request.params.id);
+      if (!job) throw notFound('No failed job has this id.');
+      return queueJob(job);
     },
   );
 };

@@ -19,6 +19,8 @@ export interface TestApp {
   dataDir: string;
   /** Every e-mail the app wrote to its outbox, oldest first, parsed. */
   outbox(): Promise<OutboxMail[]>;
+  /** Resolves once the work requests left running is done and the durable queue has no due job left (mail sent). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: P
     database,
     dataDir,
     outbox: () => readOutbox(path.join(dataDir, 'mail')),
+    settled: () => queueSettled(app, database),
     async close() {
       await app.close();
       await database.close();
@@ -56,6 +59,22 @@ export async function createTestApp(env: Record<string, string> = {}, options: P
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits (polling, up to 20 s) until no job is due or running: what was queued has been done. */
+export async function queueSettled(app: App, database: DatabaseHandle): Promise<void> {
+  await app.backgroundTasks.settled();
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const due = await database.db
+      .selectFrom('queued_jobs')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where((eb) => eb.or([eb('state', '=', 'running'), eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', new Date())])]))
+      .executeTakeFirstOrThrow();
+    if (Number(due.count) === 0 && app.queue.running() === 0) return;
+    if (Date.now() > deadline) throw new Error(`the queue did not settle in 20 s (${due.count} jobs due)`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 async function openTestDatabase(dataDir: string): Promise<DatabaseHandle & { dropCopy?: () => Promise<void> }> {

@@ -1,0 +1,118 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Blog } from '../../shared/blog-schema.js';
+import { absoluteUrl, paths } from '../../shared/paths.js';
+import { BLOG_PUBLISHED_JOB } from '../blogs/blog-published.js';
+import { getBlog } from '../blogs/blogs.service.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import type { RatedSend } from '../mail/mail-queue.js';
+import type { MailMessage, Mailer } from '../mail/mailer.js';
+import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
+import type { JobQueue } from '../queue/job-queue.js';
+import type { ImageStorage } from '../storage/storage.js';
+import { findSubscription, queueNewPostMails, type SubscriptionRow } from './subscriptions.repository.js';
+import { unsubscribeUrl } from './subscriptions.service.js';
+
+/** One address, one new blog: its job key is `new-post-mail:<blog>:<address>`, so nobody hears of a blog twice. */
+export const NEW_POST_MAIL_JOB = 'new-post-mail';
+
+export interface NewPostMailDeps {
+  db: Kysely<Database>;
+  storage: ImageStorage;
+  config: Pick<Config, 'publicUrl' | 'authSecret' | 'siteName'>;
+  log: FastifyBaseLogger;
+  send: RatedSend;
+  transport: Mailer;
+}
+
+/** The blog as readers see it now; null when they no longer can (deleted, hidden, its author suspended). */
+async function publicBlog(deps: NewPostMailDeps, blogId: string, log: FastifyBaseLogger): Promise<Blog | null> {
+  try {
+    return await getBlog({ db: deps.db, storage: deps.storage, log }, null, blogId);
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 404) return null;
+    throw error;
+  }
+}
+
+/**
+ * A blog made public queues one mail per subscribed address (`blog-published`, the publish hook);
+ * each mail is a job of its own, sent at `MAIL_SEND_PER_MINUTE` with retries. Each checks again
+ * just before sending that readers can still see the blog and the subscription still stands.
+ */
+export function registerSubscriptionJobs(queue: JobQueue, deps: NewPostMailDeps) {
+  queue.register<{ blogId: string }>({
+    kind: BLOG_PUBLISHED_JOB,
+    async run(job, { log }) {
+      const blog = await publicBlog(deps, job.payload.blogId, log);
+      if (!blog) return;
+      const queued = await queueNewPostMails(deps.db, { id: blog.id, authorId: blog.userId, authorEmail: blog.author }, NEW_POST_MAIL_JOB);
+      log.info({ blogId: blog.id, queued }, 'new blog: subscription e-mails queued');
+      queue.wake();
+    },
+  });
+
+  queue.register<{ blogId: string; subscriptionId: string }>({
+    kind: NEW_POST_MAIL_JOB,
+    async run(job, { log, signal }) {
+      const [blog, subscription] = await Promise.all([publicBlog(deps, job.payload.blogId, log), findSubscription(deps.db, job.payload.subscriptionId)]);
+      if (!blog || !subscription?.confirmed_at) {
+        log.info({ blogId: job.payload.blogId }, 'subscription e-mail not sent: the blog or the subscription is gone');
+        return;
+      }
+      await deps.send(newPostMail(deps, blog, subscription), deps.transport, signal);
+    },
+  });
+}
+
+/** Title, author, excerpt, cover image and link; plain text and HTML (through `outgoingText`, as every writer's text leaving the site). */
+export function newPostMail(deps: Pick<NewPostMailDeps, 'config' | 'storage'>, blog: Blog, subscription: SubscriptionRow): MailMessage {
+  const { publicUrl, siteName } = deps.config;
+  const blogUrl = absoluteUrl(publicUrl, paths.viewBlog(blog.id));
+  const leaveUrl = unsubscribeUrl(deps.config, subscription.id);
+  const why = subscription.author_id ? `you subscribed to ${blog.author} on ${siteName}` : `you subscribed to ${siteName}`;
+  const subject = subscription.author_id ? `${blog.author} published “${blog.title}”` : `New on ${siteName}: “${blog.title}”`;
+  const imageUrl = blog.image?.url ?? blog.imageUrl;
+  const cover = imageUrl ? new URL(imageUrl, `${publicUrl}/`).href : null;
+  const text = [
+    blog.title,
+    `by ${blog.author}`,
+    '',
+    blog.excerpt,
+    '',
+    `Read it: ${blogUrl}`,
+    '',
+    `— ${siteName}`,
+    `You get this e-mail because ${why}. To stop these e-mails, open ${leaveUrl}`,
+  ].join('\n');
+  // The writer's parts (title, author, excerpt, image) go into markup escaped, and the whole
+  // passes the page's sanitiser with absolute links, as every writer's text leaving the site does.
+  const fragment = [
+    `<h1><a href="${escapeHtmlText(blogUrl)}">${escapeHtmlText(blog.title)}</a></h1>`,
+    `<p>by ${escapeHtmlText(blog.author)}</p>`,
+    cover ? `<p><img src="${escapeHtmlText(cover)}" alt="" width="600"></p>` : '',
+    `<p>${escapeHtmlText(blog.excerpt)}</p>`,
+    `<p><a href="${escapeHtmlText(blogUrl)}">Read it</a></p>`,
+  ].join('\n');
+  const body = outgoingText({ html: fragment, excerpt: blog.excerpt }, { pageUrl: blogUrl, imagePrefixes: [deps.storage.publicBaseUrl] });
+  const html = [
+    '<!doctype html>',
+    `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtmlText(subject)}</title></head><body>`,
+    body.html,
+    `<p>— ${escapeHtmlText(siteName)}</p>`,
+    `<p>You get this e-mail because ${escapeHtmlText(why)}. <a href="${escapeHtmlText(leaveUrl)}">Unsubscribe</a>.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return {
+    to: subscription.email,
+    subject,
+    text,
+    html,
+    // RFC 8058: mail programs show an unsubscribe button that POSTs to this URL, no page needed.
+    headers: { 'List-Unsubscribe': `<${leaveUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    // A retry after a crash that came between the server's 'accepted' and our record is the same message.
+    messageId: `<new-post.${blog.id}.${subscription.id}@${new URL(publicUrl).hostname}>`,
+  };
+}

@@ -1,0 +1,177 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '../../shared/api-error.js';
+import { paths } from '../../shared/paths.js';
+import {
+  subscribeInputSchema,
+  subscribeResultSchema,
+  subscriberCountSchema,
+  subscriptionByTokenSchema,
+  subscriptionListSchema,
+  subscriptionTokenInputSchema,
+  unsubscribeResultSchema,
+} from '../../shared/subscription-schema.js';
+import type { AppDeps } from '../app-deps.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
+import {
+  confirmByToken,
+  describeByToken,
+  listOwnSubscriptions,
+  removeOwnSubscription,
+  subscribe,
+  subscriberCount,
+  SUBSCRIPTION_LINK_LIMIT,
+  TOO_MANY_LINK_USES,
+  unsubscribeByToken,
+  type SubscriptionDeps,
+} from './subscriptions.service.js';
+
+/** E-mail subscriptions to the site or to an author: subscribe, confirm, unsubscribe, and the reader's own list. */
+export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const serviceDeps = (log: SubscriptionDeps['log']): SubscriptionDeps => ({ db: deps.db, mailer: deps.mailer, limiter: deps.limiter, config: deps.config, log });
+  const limitLinkUse = (ip: string) => deps.limiter.enforce(`subscription-link:${clientKey(ip)}`, SUBSCRIPTION_LINK_LIMIT, TOO_MANY_LINK_USES);
+
+  app.post(
+    '/api/subscriptions',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Subscribe an address to new blogs of the site, or of one author (`authorId`)',
+        description: 'Signed in with the own verified address: subscribed at once. Otherwise a confirmation e-mail is sent. The answer does not tell whether the address was subscribed before.',
+        body: subscribeInputSchema,
+        response: { 200: subscribeResultSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const viewer = await deps.sessions.optionalUser(request);
+      return subscribe(serviceDeps(request.log), viewer, request.body, request.ip);
+    },
+  );
+
+  app.get(
+    '/api/subscriptions/by-token',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'What a confirmation or unsubscribe link is about',
+        querystring: subscriptionTokenInputSchema,
+        response: { 200: subscriptionByTokenSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await limitLinkUse(request.ip);
+      void reply.header('cache-control', 'private, no-store');
+      return describeByToken(serviceDeps(request.log), request.query.token);
+    },
+  );
+
+  // The button of the page the confirmation link opens: a GET of the link (a scanner) confirms nothing.
+  app.post(
+    '/api/subscriptions/confirm',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Confirm a subscription with the token of its confirmation e-mail',
+        body: subscriptionTokenInputSchema,
+        response: { 200: subscribeResultSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      await limitLinkUse(request.ip);
+      await confirmByToken(serviceDeps(request.log), request.body.token);
+      return { status: 'subscribed' as const };
+    },
+  );
+
+  app.post(
+    '/api/subscriptions/unsubscribe',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: "End a subscription with the token of an e-mail's unsubscribe link (no session needed)",
+        body: subscriptionTokenInputSchema,
+        response: { 200: unsubscribeResultSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      await limitLinkUse(request.ip);
+      await unsubscribeByToken(serviceDeps(request.log), request.body.token);
+      return { status: 'unsubscribed' as const };
+    },
+  );
+
+  app.get(
+    '/api/settings/subscriptions',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: "The signed-in reader's confirmed subscriptions",
+        response: { 200: subscriptionListSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      void reply.header('cache-control', 'private, no-store');
+      return { items: await listOwnSubscriptions(serviceDeps(request.log), user) };
+    },
+  );
+
+  app.delete(
+    '/api/settings/subscriptions/:id',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Remove one of the signed-in reader’s subscriptions',
+        params: z.object({ id: z.string().max(100) }),
+        response: { 200: unsubscribeResultSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const user = await deps.sessions.requireUser(request);
+      await removeOwnSubscription(serviceDeps(request.log), user, request.params.id);
+      return { status: 'unsubscribed' as const };
+    },
+  );
+
+  app.get(
+    '/api/authors/:id/subscribers',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'How many confirmed subscribers the author has (the author only)',
+        params: z.object({ id: z.string().max(100) }),
+        response: { 200: subscriberCountSchema, 401: apiErrorSchema, 403: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await deps.sessions.requireUser(request);
+      void reply.header('cache-control', 'private, no-store');
+      return subscriberCount(serviceDeps(request.log), user, request.params.id);
+    },
+  );
+
+  // RFC 8058 one-click: the mail program POSTs `List-Unsubscribe=One-Click` to the link itself,
+  // from its own servers (no Origin, no cookies), of any content type. The token is all the proof
+  // there is. A GET of the same URL is the page with the 'Unsubscribe' button.
+  await app.register(async (scope) => {
+    const oneClick = scope.withTypeProvider<ZodTypeProvider>();
+    oneClick.removeAllContentTypeParsers();
+    oneClick.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 4096 }, (_request, _body, done) => done(null, undefined));
+    oneClick.post(
+      paths.unsubscribeSubscription(''),
+      {
+        schema: {
+          tags: ['subscriptions'],
+          summary: 'RFC 8058 one-click unsubscribe from subscription e-mails (the link of the `List-Unsubscribe` header)',
+          querystring: z.object({ token: z.string().max(500).default('') }),
+          response: { 200: z.string(), 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+        },
+      },
+      async (request, reply) => {
+        await limitLinkUse(request.ip);
+        await unsubscribeByToken(serviceDeps(request.log), request.query.token);
+        return reply.type('text/plain; charset=utf-8').send('You are unsubscribed.');
+      },
+    );
+  });
+};
