@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { QueueJob, QueueOverview } from '../../src/shared/subscription-schema';
 import { E2E_BASE_URL } from '../../playwright.config';
 import { expect, signUpVerified, test, uniqueEmail } from './support/fixtures';
 import { readOutboxNow, waitForMail } from './support/outbox';
@@ -112,6 +113,51 @@ test.describe('e-mail subscriptions', () => {
     await expect(page.getByText('You have no subscriptions.')).toBeVisible();
     await page.reload();
     await expect(page.getByText('You have no subscriptions.')).toBeVisible();
+  });
+
+  // A failed job cannot be made on demand (the e2e server's mail goes to its outbox), and the one
+  // moderator account belongs to moderation.spec.ts: the moderation API's answers are stubbed here.
+  test("the moderators' mail queue shows the counts and the failed jobs, and Retry sends one back", async ({ page, context }) => {
+    await signUpVerified(context);
+    const failedJob: QueueJob = {
+      id: '42',
+      kind: 'new-post-mail',
+      state: 'failed',
+      attempts: 5,
+      lastError: '451 Try again later',
+      runAt: '2026-11-25T10:00:00.000Z',
+      updatedAt: '2026-11-25T10:05:00.000Z',
+    };
+    let queue: QueueOverview = { counts: { pending: 2, running: 1, done: 40, failed: 1 }, failed: [failedJob] };
+    const retried: string[] = [];
+    await page.route('**/api/moderation/access', (route) => route.fulfill({ json: { moderator: true } }));
+    await page.route('**/api/moderation', (route) => route.fulfill({ json: { reports: [], hidden: [], suspended: [], log: [] } }));
+    await page.route('**/api/moderation/queue', (route) => route.fulfill({ json: queue }));
+    await page.route('**/api/moderation/queue/*/retry', async (route) => {
+      expect(route.request().method()).toBe('POST');
+      retried.push(new URL(route.request().url()).pathname);
+      queue = { counts: { pending: 3, running: 1, done: 40, failed: 0 }, failed: [] };
+      await route.fulfill({ json: { ...failedJob, state: 'pending', attempts: 0 } });
+    });
+
+    await page.goto('/moderation');
+    const section = page.getByRole('region', { name: 'Mail queue' });
+    // Each count is a <dt> (its state) and a <dd> (the number) in their own <div>.
+    const count = (label: string) => section.locator('dl > div').filter({ has: page.getByRole('term').getByText(label, { exact: true }) }).getByRole('definition');
+    await expect(count('Pending')).toHaveText('2');
+    await expect(count('Running')).toHaveText('1');
+    await expect(count('Sent')).toHaveText('40');
+    await expect(count('Failed')).toHaveText('1');
+    const row = section.getByRole('table', { name: 'Failed jobs' }).getByRole('row').filter({ hasText: 'new-post-mail' });
+    await expect(row).toContainText('451 Try again later');
+    await expect(row.getByRole('cell').nth(1)).toHaveText('5');
+    await expectNoSeriousAxeViolations(page);
+
+    await row.getByRole('button', { name: 'Retry' }).click();
+    await expect(section.getByText('No job has failed.')).toBeVisible();
+    await expect(count('Failed')).toHaveText('0');
+    await expect(count('Pending')).toHaveText('3');
+    expect(retried).toEqual(['/api/moderation/queue/42/retry']);
   });
 
   test('a link whose token is not valid says so, with a 404', async ({ page }) => {
