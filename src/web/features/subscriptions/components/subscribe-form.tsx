@@ -4,6 +4,7 @@ import Form from 'react-bootstrap/Form';
 import { messages } from '../../../../shared/messages';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
+import { useHydrated } from '../../../lib/use-hydrated';
 import { useSubscribe } from '../api/subscribe';
 import { subscriptionTexts } from '../subscription-texts';
 
@@ -29,6 +30,7 @@ export function SubscribeForm({ authorId }: SubscribeFormProps) {
   const answerId = `${id}-answer`;
   const headingId = `${id}-heading`;
   const { data: session } = useSession();
+  const hydrated = useHydrated();
   // What the reader typed; until they type, their own address (when signed in).
   const [typed, setTyped] = useState<string | null>(null);
   const email = typed ?? session?.user.email ?? '';
@@ -58,7 +60,11 @@ export function SubscribeForm({ authorId }: SubscribeFormProps) {
       <h2 id={headingId} className="h5">
         {authorId ? 'Get this author’s new blogs by e-mail' : 'Get new blogs by e-mail'}
       </h2>
-      <Form noValidate onSubmit={(event) => void submit(event)} style={{ maxWidth: '36rem' }}>
+      {/*
+        Only the scripts send it: until they run, the button waits, and `post` keeps an address
+        pressed in by Enter out of the URL (and so out of logs and caches).
+      */}
+      <Form method="post" noValidate onSubmit={(event) => void submit(event)} style={{ maxWidth: '36rem' }}>
         <Form.Label htmlFor={fieldId}>{subscriptionTexts.emailLabel}</Form.Label>
         <div className="d-flex gap-2">
           <Form.Control
@@ -77,7 +83,7 @@ export function SubscribeForm({ authorId }: SubscribeFormProps) {
             aria-invalid={Boolean(fieldError) || undefined}
             aria-describedby={failure || answer ? answerId : undefined}
           />
-          <Button type="submit" className="flex-shrink-0" disabled={subscribe.isPending}>
+          <Button type="submit" className="flex-shrink-0" disabled={!hydrated || subscribe.isPending}>
             {subscribe.isPending ? messages.loading : subscriptionTexts.subscribe}
           </Button>
         </div>
