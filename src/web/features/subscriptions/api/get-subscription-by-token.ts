@@ -8,10 +8,15 @@ export function getSubscriptionByToken(token: string, signal?: AbortSignal) {
   return apiFetch<SubscriptionByToken>(`/api/subscriptions/by-token?${new URLSearchParams({ token })}`, { signal });
 }
 
+/**
+ * Read once per page: the server counts every use of a link against the same small per-client
+ * limit as its button, so a tab that regains focus does not ask again.
+ */
 export function getSubscriptionByTokenQueryOptions(token: string) {
   return queryOptions({
     queryKey: subscriptionQueryKeys.byToken(token),
     queryFn: ({ signal }) => getSubscriptionByToken(token, signal),
+    staleTime: Infinity,
   });
 }
 
