@@ -49,6 +49,7 @@ import { registerQueueCleanupJob } from './queue/queue-cleanup.job.js';
 import { registerContactJob } from './contact/contact.service.js';
 import { registerSubscriptionJobs } from './subscriptions/new-post-mail.js';
 import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
+import { registerScheduledPublishing } from './blogs/scheduled-publishing.js';
 import { createRateLimiter } from './rate-limit/rate-limit.js';
 import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
 import { createPageHandler } from './pages/pages.js';
@@ -73,6 +74,8 @@ export interface BuildAppOptions {
    * JSON 404, as in API tests). Default: `vite` in development, else `built`.
    */
   pages?: 'vite' | 'built';
+  /** The clock that says which queued jobs are due (tests of scheduled publishing move it). */
+  now?: () => Date;
 }
 
 /** The built web app sits beside the built server (`dist/web` next to `dist/server`). */
@@ -122,7 +125,14 @@ export async function buildApp(options: BuildAppOptions) {
   // The transport sends (SMTP, or the outbox folder); the app's mailer only queues: every message
   // is a job of the durable queue, sent at MAIL_SEND_PER_MINUTE and retried while SMTP is down.
   const transport = options.mailer ?? createMailer(config, app.log);
-  const queue = createJobQueue({ db: database.db, log: app.log.child({ module: 'queue' }), pollMs: config.queue.pollMs, retryBaseMs: config.queue.retryBaseMs });
+  const queue = createJobQueue({
+    db: database.db,
+    log: app.log.child({ module: 'queue' }),
+    ...config.queue,
+    // PGlite's folder admits one process (`db/data-dir-lock.ts`): a job left running is a crash's, take it back at once.
+    releaseRunningAtStart: database.kind === 'pglite',
+    now: options.now,
+  });
   app.decorate('queue', queue);
   const send = sendRate(config.mail.sendPerMinute);
   registerMailJob(queue, send, transport);
@@ -232,6 +242,7 @@ export async function buildApp(options: BuildAppOptions) {
   );
   registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });
   registerSubscriptionJobs(queue, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
+  registerScheduledPublishing(queue, { db: database.db, onPublished: (blogId) => app.contentChanged(['lists', `blog:${blogId}`]) });
   registerQueueCleanupJob(jobs, queue);
   // The queue's workers run whenever the app is up (tests' apps too): mail must go out.
   app.addHook('onReady', async () => queue.start());

@@ -12,11 +12,11 @@ export interface UploadedFile {
 }
 
 export interface BlogForm {
-  fields: { title?: string; blog?: string; status?: string };
+  fields: { title?: string; blog?: string; status?: string; publishAt?: string };
   image?: UploadedFile;
 }
 
-const TEXT_FIELDS = ['title', 'blog', 'status'] as const;
+const TEXT_FIELDS = ['title', 'blog', 'status', 'publishAt'] as const;
 const IMAGE_FIELD = 'image';
 
 /**
@@ -26,21 +26,21 @@ const IMAGE_FIELD = 'image';
 export const BLOG_FORM_LIMITS = {
   fileSize: MAX_UPLOAD_BYTES,
   files: 1,
-  fields: 5,
-  parts: 7,
+  fields: 6,
+  parts: 8,
   fieldNameSize: 100,
   fieldSize: 4 * Math.max(BLOG_MAX_LENGTH, TITLE_MAX_LENGTH) + 1024,
   headerPairs: 20,
 };
 
 /**
- * Reads a multipart blog form: the text fields `title`, `blog` and `status`, and at most one file
+ * Reads a multipart blog form: the text fields `title`, `blog`, `status` and `publishAt`, and at most one file
  * `image`, held in memory (it is at most MAX_UPLOAD_BYTES). The whole request is read even
  * after a problem, so the client gets the answer instead of a reset connection.
  */
 export async function readBlogForm(request: FastifyRequest): Promise<BlogForm> {
   if (!request.isMultipart()) {
-    throw unsupportedMediaType('Send the blog as multipart/form-data with the fields title, blog, an optional status and an optional image.');
+    throw unsupportedMediaType('Send the blog as multipart/form-data with the fields title, blog, an optional status, an optional publishAt and an optional image.');
   }
   const form: BlogForm = { fields: {} };
   let failure: AppError | undefined;

@@ -41,6 +41,7 @@ function summaryFields(row: CommonRow, storage: ImageStorage): Omit<BlogSummary,
     commentCount: row.comment_count,
     myVote: row.my_vote,
     status: row.status,
+    publishAt: row.publish_at ? new Date(row.publish_at).toISOString() : null,
     // Only its author is ever shown a hidden blog; they see why.
     hidden: row.hidden_at !== null || row.author_suspended_at !== null,
   };

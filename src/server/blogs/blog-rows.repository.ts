@@ -29,6 +29,7 @@ function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
       'blogs.author_suspended_at',
       'blogs.comment_count',
       'blogs.status',
+      'blogs.publish_at',
       'user.email as author',
       'my_vote.direction as my_vote',
     ]);

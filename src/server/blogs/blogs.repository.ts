@@ -77,7 +77,7 @@ export async function selectDraftsPage(db: Db, userId: string, options: { offset
 
 export async function insertBlog(
   db: Db,
-  row: { userId: string; title: string; body: string; status: BlogStatus; rendered: RenderedMarkdown; image: StoredImage | null },
+  row: { userId: string; title: string; body: string; status: BlogStatus; publishAt: Date | null; rendered: RenderedMarkdown; image: StoredImage | null },
 ): Promise<string> {
   const inserted = await db
     .insertInto('blogs')
@@ -86,6 +86,7 @@ export async function insertBlog(
       title: row.title,
       body: row.body,
       status: row.status,
+      publish_at: row.publishAt,
       ...renderedColumns(row.rendered),
       ...imageColumns(row.image),
     })
@@ -101,7 +102,7 @@ export async function insertBlog(
 export async function lockBlogOwnership(trx: Transaction<Database>, id: string, userId: string) {
   return trx
     .selectFrom('blogs')
-    .select(['user_id', 'image_key', 'status'])
+    .select(['user_id', 'image_key', 'status', 'publish_at'])
     .where('id', '=', id)
     .where(blogVisibleTo(userId))
     .forUpdate()
@@ -113,7 +114,7 @@ export async function updateOwnBlog(
   db: Db,
   id: string,
   userId: string,
-  changes: { title: string; body: string; status: BlogStatus; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage },
+  changes: { title: string; body: string; status: BlogStatus; publishAt: Date | null; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage },
 ): Promise<boolean> {
   const now = new Date();
   const result = await db
@@ -122,6 +123,7 @@ export async function updateOwnBlog(
       title: changes.title,
       body: changes.body,
       status: changes.status,
+      publish_at: changes.publishAt,
       ...renderedColumns(changes.rendered),
       ...(changes.image !== undefined ? imageColumns(changes.image) : {}),
       ...(changes.publishedNow ? { created_at: now } : {}),

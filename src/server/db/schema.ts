@@ -112,6 +112,8 @@ export interface BlogTable {
   hot_score: ColumnType<number, never, never>;
   /** `draft`: seen by its owner only (see `blogs/blog-visibility.ts`). */
   status: ColumnType<BlogStatus, BlogStatus | undefined, BlogStatus>;
+  /** A draft scheduled to become public at this time (migration 2026-11-25-03); null otherwise. */
+  publish_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type BlogStatus = 'draft' | 'published';

@@ -1,37 +1,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
+import { startSmtpServer } from '../testing/smtp-server.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { authHeaders, randomIp, uniqueEmail } from '../testing/test-users.js';
 import { createMailer, extractLinks } from './mailer.js';
-
-/** A real SMTP server on 127.0.0.1 that keeps what it receives. */
-async function startSmtpServer() {
-  const received: Array<{ envelopeTo: string[]; mail: ParsedMail }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), mail });
-          callback();
-        },
-        (err: Error) => callback(err),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 describe('mail through SMTP', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

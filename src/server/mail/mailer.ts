@@ -33,7 +33,8 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
   const from = config.mail.from;
   const { smtpUrl } = config.mail;
   if (smtpUrl) {
-    const transport = lazyTransport((nodemailer) => nodemailer.createTransport(smtpUrl));
+    // Pooled: a few connections kept open and reused, not one handshake a message (a newsletter is thousands).
+    const transport = lazyTransport((nodemailer) => nodemailer.createTransport(pooled(smtpUrl)));
     return {
       async send(message) {
         await (await transport.get()).sendMail({ from, ...message });
@@ -56,6 +57,13 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
     },
     close: () => transport.close(),
   };
+}
+
+/** `SMTP_URL` with nodemailer's `pool=true`, unless it says otherwise. */
+export function pooled(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  return url.href;
 }
 
 /** nodemailer loads with the first message, not at start-up: many sites send none for hours. */

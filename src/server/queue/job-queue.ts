@@ -57,6 +57,13 @@ export interface QueueOptions {
   leaseMs?: number;
   /** The first retry's delay; each next one doubles it, up to an hour. */
   retryBaseMs?: number;
+  /**
+   * Only when no other process can be using the queue (PGlite): jobs found running at start are a
+   * crash's, and run again at once instead of after their lease.
+   */
+  releaseRunningAtStart?: boolean;
+  /** The clock that decides which jobs are due (tests move it; leases use the database's). */
+  now?: () => Date;
 }
 
 export interface QueueOverview {
@@ -70,7 +77,7 @@ export interface JobQueue {
   enqueue(executor: Kysely<Database>, job: NewJob): Promise<boolean>;
   /** Looks for due jobs now (after this process queued some). */
   wake(): void;
-  start(): void;
+  start(): Promise<void>;
   /** Takes no more jobs, and waits for those running to finish. */
   stop(): Promise<void>;
   overview(): Promise<QueueOverview>;
@@ -108,6 +115,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   const concurrency = options.concurrency ?? 4;
   const leaseMs = options.leaseMs ?? 10 * 60_000;
   const retryBaseMs = options.retryBaseMs ?? 10_000;
+  const now = options.now ?? (() => new Date());
   const kinds = new Map<string, JobKind<never>>();
   const active = new Set<Promise<void>>();
   const stopping = new AbortController();
@@ -123,7 +131,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       where id in (
         select id from queued_jobs
         where kind = any(${[...kinds.keys()]}::text[])
-          and ((state = 'pending' and run_at <= now()) or (state = 'running' and locked_until < now()))
+          and ((state = 'pending' and run_at <= ${now()}::timestamptz) or (state = 'running' and locked_until < now()))
         order by run_at, id
         limit ${limit}
         for update skip locked
@@ -211,8 +219,12 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     wake() {
       if (started) setImmediate(() => void poll());
     },
-    start() {
+    async start() {
       if (started) return;
+      if (options.releaseRunningAtStart) {
+        const released = await db.updateTable('queued_jobs').set({ locked_until: sql<Date>`now() - interval '1 second'` }).where('state', '=', 'running').executeTakeFirst();
+        if (released.numUpdatedRows > 0n) log.warn({ jobs: Number(released.numUpdatedRows) }, 'job queue: jobs left running by a stopped process run again');
+      }
       started = true;
       void poll();
     },
