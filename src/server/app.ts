@@ -158,9 +158,9 @@ export async function buildApp(options: BuildAppOptions) {
   const jobs = createJobRunner({ database, log: app.log.child({ module: 'jobs' }) });
   app.decorate('jobs', jobs);
   if (config.metrics) {
-    // No job has a queue yet: what waits is 0 until the durable queue lands.
+    // The runner's jobs run on schedules (nothing waits for them); the durable queue's depth is its own gauge.
     const jobMetrics = () => jobs.stats().map((job) => ({ name: job.name, runs: job.runs, failures: job.failures, skipped: job.skipped, running: job.running, waiting: 0 }));
-    await registerMetrics(app, config.metrics, { database, cacheCounts: cache?.counts, jobs: jobMetrics });
+    await registerMetrics(app, config.metrics, { database, cacheCounts: cache?.counts, jobs: jobMetrics, queue: async () => (await queue.overview()).counts });
   }
   // The public part of list pages, for every reader's answer (signed-in ones too): kept beside
   // the cached answers, and dropped with them.

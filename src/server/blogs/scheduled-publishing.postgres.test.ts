@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
-import { buildApp, type App } from '../app.js';
-import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { multipart } from '../testing/multipart.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { createTestApp, startSecondApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { signUpUser } from '../testing/test-users.js';
 
 // Runs in the `postgres` Vitest project only: two apps, each with its own pool and queue workers,
@@ -12,16 +10,12 @@ describe('a scheduled blog with two app processes', () => {
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
   let t: TestApp;
-  let second: DatabaseHandle;
-  let other: App;
+  let second: Awaited<ReturnType<typeof startSecondApp>>;
   beforeAll(async () => {
     t = await createTestApp({ QUEUE_POLL_MS: '20' }, { now });
-    second = await openDatabase({ databaseUrl: t.database.url!, dataDir: t.dataDir });
-    other = await buildApp({ config: t.config, database: second, logger: false, now });
-    await other.ready();
+    second = await startSecondApp(t, { now });
   });
   afterAll(async () => {
-    await other.close();
     await second.close();
     await t.close();
   });
@@ -36,7 +30,7 @@ describe('a scheduled blog with two app processes', () => {
     }
     offsetMs = 3_600_000 + 1000;
     t.app.queue.wake();
-    other.queue.wake();
+    second.app.queue.wake();
     const ids = blogs.map((blog) => blog.id);
     await expect
       .poll(async () => (await t.database.db.selectFrom('blogs').select('id').where('id', 'in', ids).where('status', '=', 'published').execute()).length, { timeout: 15_000 })
