@@ -44,6 +44,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/ai', async () => (await import('./routes/ai')).aiScreen),
         screen('/author', async () => (await import('./routes/author')).authorScreen),
         screen('/unsubscribe', async () => (await import('./routes/unsubscribe')).unsubscribeScreen),
+        screen('/subscription/confirm', async () => (await import('./routes/confirm-subscription')).confirmSubscriptionScreen),
+        screen('/subscription/unsubscribe', async () => (await import('./routes/unsubscribe-subscription')).unsubscribeSubscriptionScreen),
         screen('/drafts', async () => (await import('./routes/drafts')).draftsScreen),
         screen('/moderation', async () => (await import('./routes/moderation')).moderationScreen),
         {
