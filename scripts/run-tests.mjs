@@ -28,6 +28,40 @@ function readJson(file) {
 let passed = 0;
 let failed = 0;
 const problems = [];
+/** The failed tests by name, listed above the summary line (CI shows the end of the output). */
+const failures = [];
+/** Tests that failed once and passed on CI's one retry: they count as passed, and are named. */
+const flaky = [];
+
+function vitestFailures(report, name) {
+  for (const file of report.testResults ?? []) {
+    const relative = path.relative(root, file.name);
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') failures.push(`vitest on ${name}: ${relative} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+      else if (test.status === 'passed' && test.failureMessages?.length) flaky.push(`vitest on ${name}: ${relative} > ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+    }
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed')) {
+      failures.push(`vitest on ${name}: ${relative}: ${firstLine(file.message)}`);
+    }
+  }
+}
+
+function playwrightFailures(suite) {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      if (test.status === 'unexpected') {
+        const error = test.results?.at(-1)?.error?.message;
+        failures.push(`playwright [${test.projectName}]: ${spec.file} > ${spec.title}: ${firstLine(error)}`);
+      } else if (test.status === 'flaky') {
+        flaky.push(`playwright [${test.projectName}]: ${spec.file} > ${spec.title}: ${firstLine(test.results?.[0]?.error?.message)}`);
+      }
+    }
+  }
+  for (const child of suite.suites ?? []) playwrightFailures(child);
+}
+
+// eslint-disable-next-line no-control-regex -- the messages carry terminal colours
+const firstLine = (text) => (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').trim().split('\n')[0].slice(0, 300);
 
 // 1. Vitest: unit and API tests (PGlite, and Postgres too when TEST_DATABASE_URL is set), on the
 // Node that runs this script (npm puts the project's Node 24 first on PATH), then on a second one.
@@ -42,6 +76,7 @@ function vitestOn(node, name) {
   if (vitest) {
     passed += vitest.numPassedTests;
     failed += vitest.numFailedTests;
+    vitestFailures(vitest, name);
     if (vitestStatus !== 0 && vitest.numFailedTests === 0) problems.push(`vitest on ${name} exited with ${vitestStatus} (a suite failed to load?)`);
   } else {
     problems.push(`vitest on ${name} produced no results`);
@@ -61,12 +96,15 @@ if (buildStatus !== 0) {
   if (playwright?.stats) {
     passed += playwright.stats.expected + (playwright.stats.flaky ?? 0);
     failed += playwright.stats.unexpected;
+    for (const suite of playwright.suites ?? []) playwrightFailures(suite);
     if (playwrightStatus !== 0 && playwright.stats.unexpected === 0) problems.push(`playwright exited with ${playwrightStatus}`);
   } else {
     problems.push('playwright produced no results');
   }
 }
 
+if (flaky.length > 0) console.log(`\nPassed on the retry (flaky):\n${flaky.map((test) => `  ${test}`).join('\n')}`);
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((failure) => `  ${failure}`).join('\n')}\n`);
 for (const problem of problems) console.error(`test run problem: ${problem}`);
 const ok = failed === 0 && problems.length === 0;
 // A stage that crashed without results counts as one failure, so the line never reads as green.

@@ -50,6 +50,7 @@ import { registerQueueCleanupJob } from './queue/queue-cleanup.job.js';
 import { registerContactJob } from './contact/contact.service.js';
 import { registerSubscriptionJobs } from './subscriptions/new-post-mail.js';
 import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
+import { registerScheduledPublishing } from './blogs/scheduled-publishing.js';
 import { createRateLimiter } from './rate-limit/rate-limit.js';
 import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
 import { createPageHandler } from './pages/pages.js';
@@ -74,6 +75,8 @@ export interface BuildAppOptions {
    * JSON 404, as in API tests). Default: `vite` in development, else `built`.
    */
   pages?: 'vite' | 'built';
+  /** The clock that says which queued jobs are due (tests of scheduled publishing move it). */
+  now?: () => Date;
 }
 
 /** The built web app sits beside the built server (`dist/web` next to `dist/server`). */
@@ -129,6 +132,7 @@ export async function buildApp(options: BuildAppOptions) {
     ...config.queue,
     // PGlite's folder admits one process (`db/data-dir-lock.ts`): a job left running is a crash's, take it back at once.
     releaseRunningAtStart: database.kind === 'pglite',
+    now: options.now,
   });
   app.decorate('queue', queue);
   const send = sendRate(config.mail.sendPerMinute);
@@ -155,9 +159,9 @@ export async function buildApp(options: BuildAppOptions) {
   const jobs = createJobRunner({ database, log: app.log.child({ module: 'jobs' }) });
   app.decorate('jobs', jobs);
   if (config.metrics) {
-    // No job has a queue yet: what waits is 0 until the durable queue lands.
+    // The runner's jobs run on schedules (nothing waits for them); the durable queue's depth is its own gauge.
     const jobMetrics = () => jobs.stats().map((job) => ({ name: job.name, runs: job.runs, failures: job.failures, skipped: job.skipped, running: job.running, waiting: 0 }));
-    await registerMetrics(app, config.metrics, { database, cacheCounts: cache?.counts, jobs: jobMetrics });
+    await registerMetrics(app, config.metrics, { database, cacheCounts: cache?.counts, jobs: jobMetrics, queue: async () => (await queue.overview()).counts });
   }
   // The public part of list pages, for every reader's answer (signed-in ones too): kept beside
   // the cached answers, and dropped with them.
@@ -240,6 +244,7 @@ export async function buildApp(options: BuildAppOptions) {
   );
   registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });
   registerSubscriptionJobs(queue, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
+  registerScheduledPublishing(queue, { db: database.db, onPublished: (blogId) => app.contentChanged(['lists', `blog:${blogId}`]) });
   registerQueueCleanupJob(jobs, queue);
   // The queue's workers run whenever the app is up (tests' apps too): mail must go out.
   app.addHook('onReady', async () => queue.start());

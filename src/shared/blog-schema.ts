@@ -27,6 +27,19 @@ export const blogStatusSchema = z.enum(['draft', 'published'], { message: 'The s
 export type BlogStatus = z.infer<typeof blogStatusSchema>;
 
 /**
+ * The form field `publishAt` of `POST /api/blogs` and `PATCH /api/blogs/:id`: a date and time with
+ * its offset (ISO 8601) schedules the blog (it stays a draft until then; a time already past
+ * publishes at once); an empty value unschedules it; absent, a PATCH keeps the schedule.
+ */
+export const SCHEDULE_MAX_DAYS = 366;
+export const publishAtSchema = z.union([
+  z.literal(''),
+  z.iso
+    .datetime({ offset: true, message: 'The time to publish must be a date and time.' })
+    .refine((value) => Date.parse(value) < Date.now() + SCHEDULE_MAX_DAYS * 86_400_000, `A blog can be scheduled at most ${SCHEDULE_MAX_DAYS} days ahead.`),
+]);
+
+/**
  * A draft's text: saved while it is being written (autosave), so a title or content may still be
  * empty; the length caps are the published ones. Publishing checks `blogInputSchema`.
  */
@@ -117,6 +130,8 @@ export const blogSchema = z.object({
   status: blogStatusSchema,
   /** Up to 5 lowercase tags, in the writer's order. */
   tags: blogTagsSchema,
+  /** A draft scheduled to become public at this time (ISO 8601, UTC); null when it is not scheduled. */
+  publishAt: z.string().nullable(),
 });
 export type Blog = z.infer<typeof blogSchema>;
 

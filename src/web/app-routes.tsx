@@ -46,6 +46,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/tag', async () => (await import('./routes/tag')).tagScreen),
         screen('/tags', async () => (await import('./routes/tags')).tagsScreen),
         screen('/unsubscribe', async () => (await import('./routes/unsubscribe')).unsubscribeScreen),
+        screen('/subscription/confirm', async () => (await import('./routes/confirm-subscription')).confirmSubscriptionScreen),
+        screen('/subscription/unsubscribe', async () => (await import('./routes/unsubscribe-subscription')).unsubscribeSubscriptionScreen),
         screen('/drafts', async () => (await import('./routes/drafts')).draftsScreen),
         screen('/moderation', async () => (await import('./routes/moderation')).moderationScreen),
         {

@@ -13,11 +13,11 @@ export interface UploadedFile {
 }
 
 export interface BlogForm {
-  fields: { title?: string; blog?: string; status?: string; tags?: string };
+  fields: { title?: string; blog?: string; status?: string; tags?: string; publishAt?: string };
   image?: UploadedFile;
 }
 
-const TEXT_FIELDS = ['title', 'blog', 'status', 'tags'] as const;
+const TEXT_FIELDS = ['title', 'blog', 'status', 'tags', 'publishAt'] as const;
 /** The Tags field's text at most: room for every tag at its longest, with separators and blanks around them. */
 const TAGS_FIELD_MAX_LENGTH = 4 * MAX_TAGS * (TAG_MAX_LENGTH + 2);
 const IMAGE_FIELD = 'image';
@@ -37,13 +37,13 @@ export const BLOG_FORM_LIMITS = {
 };
 
 /**
- * Reads a multipart blog form: the text fields `title`, `blog` and `status`, and at most one file
+ * Reads a multipart blog form: the text fields `title`, `blog`, `status` and `publishAt`, and at most one file
  * `image`, held in memory (it is at most MAX_UPLOAD_BYTES). The whole request is read even
  * after a problem, so the client gets the answer instead of a reset connection.
  */
 export async function readBlogForm(request: FastifyRequest): Promise<BlogForm> {
   if (!request.isMultipart()) {
-    throw unsupportedMediaType('Send the blog as multipart/form-data with the fields title, blog, optional status and tags, and an optional image.');
+    throw unsupportedMediaType('Send the blog as multipart/form-data with the fields title, blog, optional status, tags and publishAt, and an optional image.');
   }
   const form: BlogForm = { fields: {} };
   let failure: AppError | undefined;

@@ -42,6 +42,7 @@ function summaryFields(row: CommonRow, storage: ImageStorage): Omit<BlogSummary,
     myVote: row.my_vote,
     status: row.status,
     tags: row.tags,
+    publishAt: row.publish_at ? new Date(row.publish_at).toISOString() : null,
     // Only its author is ever shown a hidden blog; they see why.
     hidden: row.hidden_at !== null || row.author_suspended_at !== null,
   };

@@ -30,6 +30,7 @@ function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
       'blogs.comment_count',
       'blogs.status',
       'blogs.tags',
+      'blogs.publish_at',
       'user.email as author',
       'my_vote.direction as my_vote',
     ]);

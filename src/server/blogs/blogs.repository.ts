@@ -86,7 +86,7 @@ export async function selectDraftsPage(db: Db, userId: string, options: { offset
 
 export async function insertBlog(
   db: Db,
-  row: { userId: string; title: string; body: string; status: BlogStatus; tags: string[]; rendered: RenderedMarkdown; image: StoredImage | null },
+  row: { userId: string; title: string; body: string; status: BlogStatus; publishAt: Date | null; tags: string[]; rendered: RenderedMarkdown; image: StoredImage | null },
 ): Promise<string> {
   const inserted = await db
     .insertInto('blogs')
@@ -96,6 +96,7 @@ export async function insertBlog(
       body: row.body,
       status: row.status,
       tags: row.tags,
+      publish_at: row.publishAt,
       ...renderedColumns(row.rendered),
       ...imageColumns(row.image),
     })
@@ -111,7 +112,7 @@ export async function insertBlog(
 export async function lockBlogOwnership(trx: Transaction<Database>, id: string, userId: string) {
   return trx
     .selectFrom('blogs')
-    .select(['user_id', 'image_key', 'status'])
+    .select(['user_id', 'image_key', 'status', 'publish_at'])
     .where('id', '=', id)
     .where(blogVisibleTo(userId))
     .forUpdate()
@@ -123,7 +124,7 @@ export async function updateOwnBlog(
   db: Db,
   id: string,
   userId: string,
-  changes: { title: string; body: string; status: BlogStatus; tags?: string[]; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage },
+  changes: { title: string; body: string; status: BlogStatus; publishAt: Date | null; tags?: string[]; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage },
 ): Promise<boolean> {
   const now = new Date();
   const result = await db
@@ -133,6 +134,7 @@ export async function updateOwnBlog(
       body: changes.body,
       status: changes.status,
       ...(changes.tags !== undefined ? { tags: changes.tags } : {}),
+      publish_at: changes.publishAt,
       ...renderedColumns(changes.rendered),
       ...(changes.image !== undefined ? imageColumns(changes.image) : {}),
       ...(changes.publishedNow ? { created_at: now } : {}),

@@ -30,6 +30,7 @@ import { withViewerVotes, type ViewerVotes } from './viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import { enqueueJob } from '../queue/job-queue.js';
 import { blogPublishedJob } from './blog-published.js';
+import { parsePublishAt, queueSchedule, resolveSchedule } from './scheduled-publishing.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
   clearOwnBlogImage,
@@ -115,18 +116,25 @@ export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: s
  * the images its text shows that the author uploaded from the editor (see `syncBlogInlineImages`).
  */
 export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm): Promise<Blog> {
-  // Without a status the spec's flow: Submit publishes.
-  const status = parseStatus(form) ?? 'published';
-  const input = validateText(form, status);
+  // Without a status the spec's flow: Submit publishes (unless a time to publish is given).
+  const requestedStatus = parseStatus(form);
+  const requestedPublishAt = parsePublishAt(form.fields.publishAt);
+  const { status, publishAt } = resolveSchedule(
+    { status: requestedStatus ?? (requestedPublishAt instanceof Date ? undefined : 'published'), publishAt: requestedPublishAt },
+    { status: 'draft', publishAt: null },
+  );
+  // A scheduled blog is checked as a published one now: it will be published unattended.
+  const input = validateText(form, publishAt ? 'published' : status);
   const tags = parseTags(form) ?? [];
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
   const image = form.image ? await storeImage(deps, form.image, userId) : null;
   let id: string;
   try {
     id = await deps.db.transaction().execute(async (trx) => {
-      const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, status, tags, rendered, image });
+      const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, status, publishAt, tags, rendered, image });
       await syncBlogInlineImages(trx, { userId, blogId: created, keys: inlineKeys });
       if (status === 'published') await enqueueJob(trx, blogPublishedJob(created));
+      await queueSchedule(trx, created, publishAt);
       return created;
     });
   } catch (error) {
@@ -163,6 +171,7 @@ export async function updateBlog(
 ): Promise<{ blog: Blog; /** Whether readers could see the blog before this change. */ wasPublic: boolean }> {
   const id = parseBlogId(rawId);
   const requested = parseStatus(form);
+  const requestedPublishAt = parsePublishAt(form.fields.publishAt);
   const draftInput = validateText(form, requested ?? 'draft');
   const tags = parseTags(form);
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, draftInput.blog);
@@ -173,13 +182,15 @@ export async function updateBlog(
       const current = await lockBlogOwnership(trx, id, userId);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
-      const status = requested ?? current.status;
-      const input = validateText(form, status);
+      const { status, publishAt } = resolveSchedule({ status: requested, publishAt: requestedPublishAt }, { status: current.status, publishAt: current.publish_at });
+      // A scheduled blog is checked as a published one: it will be published unattended.
+      const input = validateText(form, publishAt ? 'published' : status);
       const updated = await updateOwnBlog(trx, id, userId, {
         title: input.title,
         body: input.blog,
         status,
         tags,
+        publishAt,
         publishedNow: current.status === 'draft' && status === 'published',
         rendered,
         image: newImage,
@@ -188,6 +199,7 @@ export async function updateBlog(
       await syncBlogInlineImages(trx, { userId, blogId: id, keys: inlineKeys });
       // Only a draft becoming public is news: an edit of a published blog sends nothing.
       if (current.status === 'draft' && status === 'published') await enqueueJob(trx, blogPublishedJob(id));
+      if (publishAt && publishAt.getTime() !== current.publish_at?.getTime()) await queueSchedule(trx, id, publishAt);
       return { imageKey: current.image_key, status: current.status };
     });
   } catch (error) {

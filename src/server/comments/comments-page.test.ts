@@ -26,7 +26,8 @@ describe('comments on the server-rendered blog page', () => {
   const post = (url: string, user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url, headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie }, remoteAddress: randomIp(), payload });
 
-  it('has the heading, every comment and reply with author and date, and the sign-in link in the HTML', async () => {
+  // The first page rendered from source has Vite transform the page's whole module graph: on a busy machine, over 30 s.
+  it('has the heading, every comment and reply with author and date, and the sign-in link in the HTML', { timeout: 120_000 }, async () => {
     const blog = await postBlog(t.app, author, { title: 'Talk to me', blog: 'Say something.' });
     const top = await post(`/api/blogs/${blog.id}/comments`, reader, { body: 'A **first** thought' });
     expect(top.statusCode).toBe(201);

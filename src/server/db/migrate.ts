@@ -16,6 +16,7 @@ import * as sessionEndedNotify from './migrations/2026-11-23-10-session-ended-no
 import * as titleWordCounts from './migrations/2026-11-23-11-title-word-counts.js';
 import * as feedsChangedAt from './migrations/2026-11-24-01-feeds-changed-at.js';
 import * as queueAndSubscriptions from './migrations/2026-11-25-01-queue-and-subscriptions.js';
+import * as scheduledPublishing from './migrations/2026-11-25-03-scheduled-publishing.js';
 import * as tagsAndTextSearch from './migrations/2026-11-25-04-tags-and-text-search.js';
 
 /**
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-11-title-word-counts': titleWordCounts,
   '2026-11-24-01-feeds-changed-at': feedsChangedAt,
   '2026-11-25-01-queue-and-subscriptions': queueAndSubscriptions,
+  '2026-11-25-03-scheduled-publishing': scheduledPublishing,
   '2026-11-25-04-tags-and-text-search': tagsAndTextSearch,
 };
 

@@ -11,6 +11,8 @@ export interface MetricsSources {
   cacheCounts?: { hits: number; misses: number };
   /** Background jobs: runs, failures and what waits, per job. */
   jobs?: () => readonly JobMetrics[];
+  /** The durable queue's jobs by state (pending, running, done, failed), read at scrape time. */
+  queue?: () => Promise<Record<string, number>>;
 }
 
 export interface JobMetrics {
@@ -61,6 +63,18 @@ export async function registerMetrics(app: FastifyInstance, config: NonNullable<
   if (cacheCounts) {
     new client.Counter({ name: 'response_cache_hits_total', help: 'Anonymous requests answered from the response cache.', registers: [registry], collect() { this.reset(); this.inc(cacheCounts.hits); } });
     new client.Counter({ name: 'response_cache_misses_total', help: 'Cacheable requests the response cache did not hold.', registers: [registry], collect() { this.reset(); this.inc(cacheCounts.misses); } });
+  }
+  const queue = sources.queue;
+  if (queue) {
+    new client.Gauge({
+      name: 'queued_jobs',
+      help: 'Jobs of the durable queue (mail, scheduled publishing) by state, all processes together.',
+      labelNames: ['state'],
+      registers: [registry],
+      async collect() {
+        for (const [state, count] of Object.entries(await queue())) this.set({ state }, count);
+      },
+    });
   }
   const jobs = sources.jobs;
   if (jobs) {

@@ -29,6 +29,7 @@ describe('metrics, readiness and request ids', { timeout: 120_000 }, () => {
     ctx = await createTestApp({ METRICS_TOKEN: TOKEN, RESPONSE_CACHE_MB: '8' });
     const user = await signUpUser(ctx.app);
     const blog = await postBlog(ctx.app, user, { title: 'Counted', blog: 'Text.' });
+    await ctx.settled();
     for (let i = 0; i < 3; i += 1) await ctx.app.inject({ method: 'GET', url: '/api/blogs?page=1' });
     await ctx.app.inject({ method: 'GET', url: `/api/blogs/${blog.id}` });
 
@@ -55,6 +56,9 @@ describe('metrics, readiness and request ids', { timeout: 120_000 }, () => {
     // The app's background jobs are registered (not started: tests start none), each with its series.
     expect(text).toMatch(/job_runs_total\{job="storage-sweep"\} 0/);
     expect(text).toMatch(/job_failures_total\{job="storage-sweep"\} 0/);
+    // The durable queue by state: the published blog's announcement went through it.
+    expect(text).toMatch(/queued_jobs\{state="done"\} [1-9]/);
+    expect(text).toMatch(/queued_jobs\{state="failed"\} 0/);
   });
 
   it('serves the metrics on a port of their own when METRICS_PORT is set', async () => {

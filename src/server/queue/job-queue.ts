@@ -62,6 +62,8 @@ export interface QueueOptions {
    * crash's, and run again at once instead of after their lease.
    */
   releaseRunningAtStart?: boolean;
+  /** The clock that decides which jobs are due (tests move it; leases use the database's). */
+  now?: () => Date;
 }
 
 export interface QueueOverview {
@@ -113,6 +115,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   const concurrency = options.concurrency ?? 4;
   const leaseMs = options.leaseMs ?? 10 * 60_000;
   const retryBaseMs = options.retryBaseMs ?? 10_000;
+  const now = options.now ?? (() => new Date());
   const kinds = new Map<string, JobKind<never>>();
   const active = new Set<Promise<void>>();
   const stopping = new AbortController();
@@ -128,7 +131,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       where id in (
         select id from queued_jobs
         where kind = any(${[...kinds.keys()]}::text[])
-          and ((state = 'pending' and run_at <= now()) or (state = 'running' and locked_until < now()))
+          and ((state = 'pending' and run_at <= ${now()}::timestamptz) or (state = 'running' and locked_until < now()))
         order by run_at, id
         limit ${limit}
         for update skip locked

@@ -67,6 +67,21 @@ export function registerSubscriptionJobs(queue: JobQueue, deps: NewPostMailDeps)
   });
 }
 
+/**
+ * The sanitised part of a new blog's mail is the same for every subscriber: made once per text
+ * (the last few kept), not 10,000 times. Keyed by the fragment itself, so an edit makes a new one.
+ */
+const recentBodies = new Map<string, string>();
+function sanitizedOnce(fragment: string, sanitize: () => string): string {
+  let html = recentBodies.get(fragment);
+  if (html === undefined) {
+    html = sanitize();
+    recentBodies.set(fragment, html);
+    if (recentBodies.size > 8) recentBodies.delete(recentBodies.keys().next().value!);
+  }
+  return html;
+}
+
 /** Title, author, excerpt, cover image and link; plain text and HTML (through `outgoingText`, as every writer's text leaving the site). */
 export function newPostMail(deps: Pick<NewPostMailDeps, 'config' | 'storage'>, blog: Blog, subscription: SubscriptionRow): MailMessage {
   const { publicUrl, siteName } = deps.config;
@@ -96,11 +111,11 @@ export function newPostMail(deps: Pick<NewPostMailDeps, 'config' | 'storage'>, b
     `<p>${escapeHtmlText(blog.excerpt)}</p>`,
     `<p><a href="${escapeHtmlText(blogUrl)}">Read it</a></p>`,
   ].join('\n');
-  const body = outgoingText({ html: fragment, excerpt: blog.excerpt }, { pageUrl: blogUrl, imagePrefixes: [deps.storage.publicBaseUrl] });
+  const body = sanitizedOnce(fragment, () => outgoingText({ html: fragment, excerpt: blog.excerpt }, { pageUrl: blogUrl, imagePrefixes: [deps.storage.publicBaseUrl] }).html);
   const html = [
     '<!doctype html>',
     `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtmlText(subject)}</title></head><body>`,
-    body.html,
+    body,
     `<p>— ${escapeHtmlText(siteName)}</p>`,
     `<p>You get this e-mail because ${escapeHtmlText(why)}. <a href="${escapeHtmlText(leaveUrl)}">Unsubscribe</a>.</p>`,
     '</body></html>',

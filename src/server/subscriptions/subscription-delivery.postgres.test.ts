@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../app.js';
 import { blogPublishedJob } from '../blogs/blog-published.js';
-import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import type { Mailer } from '../mail/mailer.js';
 import { enqueueJob } from '../queue/job-queue.js';
-import { createTestApp, queueSettled, type TestApp } from '../testing/test-app.js';
+import { createTestApp, queueSettled, startSecondApp, type TestApp } from '../testing/test-app.js';
 import { seedAuthor, seedSubscribers } from './seed-subscribers.js';
 
 const SUBSCRIBERS = 300;
@@ -22,16 +20,12 @@ describe('two app processes on one Postgres share a send', () => {
     close: () => {},
   });
   let t: TestApp;
-  let second: DatabaseHandle;
-  let other: App;
+  let second: Awaited<ReturnType<typeof startSecondApp>>;
   beforeAll(async () => {
     t = await createTestApp({ MAIL_SEND_PER_MINUTE: '600000', QUEUE_POLL_MS: '50' }, { mailer: recorder('one') });
-    second = await openDatabase({ databaseUrl: t.database.url!, dataDir: t.dataDir });
-    other = await buildApp({ config: t.config, database: second, mailer: recorder('two'), logger: false });
-    await other.ready();
+    second = await startSecondApp(t, { mailer: recorder('two') });
   });
   afterAll(async () => {
-    await other.close();
     await second.close();
     await t.close();
   });
@@ -42,9 +36,9 @@ describe('two app processes on one Postgres share a send', () => {
     const blog = await t.database.db.insertInto('blogs').values({ user_id: authorId, title: 'Shared', body: 'x' }).returning('id').executeTakeFirstOrThrow();
     await enqueueJob(t.database.db, blogPublishedJob(blog.id));
     t.app.queue.wake();
-    other.queue.wake();
+    second.app.queue.wake();
     await queueSettled(t.app, t.database);
-    await queueSettled(other, second);
+    await queueSettled(second.app, second.database);
     expect(sent).toHaveLength(SUBSCRIBERS);
     expect(new Set(sent.map((mail) => mail.to)).size).toBe(SUBSCRIBERS);
     expect(sent.filter((mail) => mail.by === 'one').length).toBeGreaterThan(0);

@@ -28,7 +28,7 @@ export interface TestApp {
  * A fresh app on a fresh, migrated database (a copy of the run's template: PGlite, or
  * Postgres when the project says so), with its own DATA_DIR and mail outbox.
  */
-export async function createTestApp(env: Record<string, string> = {}, options: Pick<BuildAppOptions, 'pages' | 'mailer'> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: Pick<BuildAppOptions, 'pages' | 'mailer' | 'now'> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-test-'));
   const database = await openTestDatabase(dataDir);
   const config = loadConfig({
@@ -87,4 +87,22 @@ async function openTestDatabase(dataDir: string): Promise<DatabaseHandle & { dro
   }
   const dump = new Blob([readFileSync(inject('pgliteTemplatePath'))], { type: 'application/x-gzip' });
   return openDatabase({ dataDir, inMemory: true, loadDataDir: dump });
+}
+
+/**
+ * Postgres only: a second app on the test app's database, with a pool and queue workers of its
+ * own, as a second process on the same server has.
+ */
+export async function startSecondApp(t: TestApp, options: Pick<BuildAppOptions, 'mailer' | 'now'> = {}) {
+  const database = await openDatabase({ databaseUrl: t.database.url!, dataDir: t.dataDir });
+  const app = await buildApp({ config: t.config, database, logger: false, ...options });
+  await app.ready();
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
 }

@@ -6,6 +6,8 @@ import { paths } from '../../shared/paths';
 import { Pager } from '../components/pager';
 import { getAuthorBlogsQueryOptions } from '../features/blogs/api/get-author-blogs';
 import { BlogCard } from '../features/blogs/components/blog-card';
+import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
+import { SubscriberCount } from '../features/subscriptions/components/subscriber-count';
 import { loadQuery, routeError } from '../lib/load-query';
 import type { Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
@@ -21,7 +23,11 @@ function AuthorDoesNotExist() {
   );
 }
 
-/** /author?id={userId}&page=N : an author's blogs, newest first, 5 a page, with the home list's cards and pager. */
+/**
+ * /author?id={userId}&page=N : an author's blogs, newest first, 5 a page, with the home list's
+ * cards and pager, and a form to get their new blogs by e-mail. The author sees their number of
+ * subscribers beside the heading, on its line, so it moves nothing when it arrives.
+ */
 function AuthorPage() {
   const [searchParams] = useSearchParams();
   const id = searchParams.get('id') ?? '';
@@ -35,13 +41,19 @@ function AuthorPage() {
 
   return (
     <>
-      <h1 className="h3 mb-4">{messages.blogsBy(list.author.email)}</h1>
+      <div className="d-flex align-items-baseline justify-content-between gap-3 mb-4">
+        <h1 className="h3 mb-0 text-break">{messages.blogsBy(list.author.email)}</h1>
+        <div className="flex-shrink-0">
+          <SubscriberCount authorId={list.author.id} />
+        </div>
+      </div>
       {list.items.length === 0 ? (
         <p>{page === 1 ? 'No blogs yet.' : 'There are no blogs on this page.'}</p>
       ) : (
         list.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)
       )}
       <Pager page={page} hasMore={list.hasMore} onPageChange={goTo} />
+      <SubscribeForm authorId={list.author.id} />
     </>
   );
 }

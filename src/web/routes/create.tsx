@@ -9,7 +9,7 @@ import { useCreateBlog } from '../features/blogs/api/create-blog';
 import { useUpdateBlog } from '../features/blogs/api/update-blog';
 import { AutosaveStatusText } from '../features/blogs/components/autosave-status';
 import { BlogForm } from '../features/blogs/components/blog-form';
-import { DRAFT_TEXTS, LEAVE_GUARD_TEXTS } from '../features/blogs/draft-texts';
+import { DRAFT_TEXTS, LEAVE_GUARD_TEXTS, scheduledTime } from '../features/blogs/draft-texts';
 import { useBlogAutosave } from '../features/blogs/hooks/use-blog-autosave';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
@@ -68,11 +68,22 @@ function CreateBlogForm({ author }: { author: string }) {
     await navigate(paths.edit(blog.id), { replace: true, state: { draftSaved: true } });
   };
 
+  /** Saves the blog scheduled (a draft until then), says when, and shows it in My Drafts. */
+  const schedule = async (values: BlogFormValues, publishAt: string) => {
+    const text = autosave.snapshot();
+    const draftId = await autosave.flush();
+    const blog = draftId ? await updateBlog.mutateAsync({ id: draftId, values: { ...values, publishAt } }) : await createBlog.mutateAsync({ ...values, publishAt });
+    autosave.markSaved(text, { stop: true });
+    await showDialog({ title: 'Success', message: blog.publishAt ? DRAFT_TEXTS.scheduledFor(scheduledTime(blog.publishAt)) : DRAFT_TEXTS.blogPublished });
+    await navigate(blog.publishAt ? paths.drafts() : paths.home());
+  };
+
   return (
     <BlogForm
       author={author}
       submitLabel="Submit"
       onSubmit={submit}
+      scheduleAction={schedule}
       secondaryAction={{ label: DRAFT_TEXTS.saveDraft, onClick: saveDraft }}
       onChange={autosave.onChange}
       status={<AutosaveStatusText status={autosave.status} />}

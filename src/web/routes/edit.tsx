@@ -17,7 +17,7 @@ import { useUpdateBlog } from '../features/blogs/api/update-blog';
 import { AutosaveStatusText } from '../features/blogs/components/autosave-status';
 import { BlogForm } from '../features/blogs/components/blog-form';
 import { RemoveImageButton } from '../features/blogs/components/remove-image-button';
-import { DRAFT_TEXTS, LEAVE_GUARD_TEXTS } from '../features/blogs/draft-texts';
+import { DRAFT_TEXTS, LEAVE_GUARD_TEXTS, scheduledTime } from '../features/blogs/draft-texts';
 import { readLocalEdit, removeLocalEdit, useBlogAutosave, type BlogText } from '../features/blogs/hooks/use-blog-autosave';
 import { ApiError } from '../lib/api-client';
 import { useLeaveGuard } from '../lib/use-leave-guard';
@@ -169,6 +169,23 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
     if (values.image) setFormKey((key) => key + 1);
   };
 
+  const [publishAt, setPublishAt] = useState(blog.publishAt);
+  const schedule = async (values: BlogFormValues, at: string) => {
+    const text = autosave.snapshot();
+    await autosave.flush();
+    const saved = await updateBlog.mutateAsync({ id: blog.id, values: { ...values, publishAt: at } });
+    autosave.markSaved(text, { stop: true });
+    await showDialog({ title: 'Success', message: saved.publishAt ? DRAFT_TEXTS.scheduledFor(scheduledTime(saved.publishAt)) : DRAFT_TEXTS.blogPublished });
+    await navigate(saved.publishAt ? paths.drafts() : paths.home());
+  };
+  const unschedule = async () => {
+    const text = autosave.snapshot();
+    await autosave.flush();
+    await updateBlog.mutateAsync({ id: blog.id, values: { ...text, image: null, publishAt: '' } });
+    setPublishAt(null);
+    await showDialog({ title: 'Success', message: DRAFT_TEXTS.unscheduled });
+  };
+
   return (
     <>
       <h1 className="h3 mb-4">
@@ -177,6 +194,14 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
           {DRAFT_TEXTS.draftBadge}
         </Badge>
       </h1>
+      {publishAt && (
+        <Alert variant="info" className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+          <span>{DRAFT_TEXTS.scheduledFor(scheduledTime(publishAt))}</span>
+          <Button variant="outline-secondary" size="sm" onClick={() => void unschedule()}>
+            {DRAFT_TEXTS.unschedule}
+          </Button>
+        </Alert>
+      )}
       <BlogForm
         key={formKey}
         author={author}
@@ -186,6 +211,7 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
         submitLabel={DRAFT_TEXTS.publish}
         onSubmit={publish}
         secondaryAction={{ label: DRAFT_TEXTS.saveDraft, onClick: saveDraft }}
+        scheduleAction={schedule}
         onChange={autosave.onChange}
         status={<AutosaveStatusText status={autosave.status} />}
       />

@@ -7,6 +7,7 @@ import { Pager } from '../components/pager';
 import { SortLinks, SORTS, sortFromUrl } from '../components/sort-links';
 import { getBlogsQueryOptions } from '../features/blogs/api/get-blogs';
 import { BlogCard } from '../features/blogs/components/blog-card';
+import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
 import { loadQuery } from '../lib/load-query';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
@@ -35,7 +36,10 @@ function NoBlogsYet() {
   );
 }
 
-/** The home list: 5 blogs a page in the chosen order; the order and the page live in the URL. */
+/**
+ * The home list: 5 blogs a page in the chosen order; the order and the page live in the URL. Under
+ * it, just above the footer, the form to get every new blog by e-mail.
+ */
 function HomePage() {
   const [searchParams] = useSearchParams();
   const sort = sortFromUrl(searchParams.get('sort'));
@@ -59,6 +63,7 @@ function HomePage() {
       )}
       {/* The pager changes only `page` in the URL, so the order stays. */}
       <Pager page={page} hasMore={blogs.hasMore} onPageChange={goTo} />
+      <SubscribeForm />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { LoadingPage } from '../components/loading-page';
 import { NotFoundPage } from '../components/not-found-page';
+import { MailQueue } from '../features/moderation/components/mail-queue';
 import { ModerationPanel } from '../features/moderation/components/moderation-panel';
 import { useModeratorAccess } from '../lib/moderator-access';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
@@ -20,6 +21,7 @@ function ModerationPage() {
     <div className="mx-auto" style={{ maxWidth: 960 }}>
       <h1 className="h3 mb-4">{messages.moderation}</h1>
       <ModerationPanel />
+      <MailQueue />
     </div>
   );
 }

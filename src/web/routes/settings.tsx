@@ -7,6 +7,7 @@ import { DeleteAccountSection } from '../features/auth/components/delete-account
 import { ErrorNotice } from '../features/auth/components/form-notices';
 import { SetPasswordNote } from '../features/auth/components/set-password-note';
 import { CommentEmailSetting } from '../features/comments/components/comment-email-setting';
+import { SubscriptionList } from '../features/subscriptions/components/subscription-list';
 import { LoadingPage } from '../components/loading-page';
 import { errorMessage } from '../lib/api-client';
 import { paths } from '../../shared/paths';
@@ -34,6 +35,12 @@ function Settings({ user }: { user: SignedInUser }) {
         <Card.Body>
           <h2 className="h5 mb-3">E-mails</h2>
           <CommentEmailSetting userId={user.id} />
+        </Card.Body>
+      </Card>
+      <Card className="mb-4">
+        <Card.Body>
+          <h2 className="h5 mb-3">Subscriptions</h2>
+          <SubscriptionList userId={user.id} />
         </Card.Body>
       </Card>
       {account.isPending ? (

@@ -10,6 +10,7 @@ import { BlogDetails } from '../features/blogs/components/blog-details';
 import { getCommentsQueryOptions } from '../features/comments/api/get-comments';
 import { CommentSection } from '../features/comments/components/comment-section';
 import { ReportButton } from '../features/moderation/components/report-button';
+import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
 import { VoteButtons } from '../features/votes/components/vote-buttons';
 import type { Blog } from '../../shared/blog-schema';
 import { useSession } from '../lib/session';
@@ -44,7 +45,7 @@ function BlogDoesNotExist() {
   );
 }
 
-/** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner, and its comments below. */
+/** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner, the form to get new blogs by e-mail, and its comments below. */
 function ViewBlogPage() {
   const [searchParams] = useSearchParams();
   const id = searchParams.get('id') ?? '';
@@ -62,11 +63,14 @@ function BlogView({ blog, viewerId, commentsBlogId }: { blog: Blog; viewerId: st
           {messages.hiddenByModerator}
         </Alert>
       )}
-      <BlogDetails blog={blog} isOwner={isOwner} votes={<VoteButtons blog={blog} />} />
-      {/* Its own row under the card, so the control appearing after hydration moves nothing above it. */}
-      <div className="d-flex justify-content-end mt-2" style={{ minHeight: '1.75rem' }}>
-        {viewerId !== null && !isOwner && <ReportButton targetType="blog" targetId={blog.id} />}
-      </div>
+      <BlogDetails
+        blog={blog}
+        isOwner={isOwner}
+        votes={<VoteButtons blog={blog} />}
+        report={viewerId !== null && <ReportButton targetType="blog" targetId={blog.id} />}
+      />
+      {/* Above the comments: a signed-in reader's comment form, taller than the link to sign in, would move it. */}
+      <SubscribeForm />
       {/* The id as the loader used it, so the comments are the ones it loaded. */}
       <CommentSection
         blogId={commentsBlogId}

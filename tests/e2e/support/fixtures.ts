@@ -76,10 +76,16 @@ export async function signUpVerified(
 
 /**
  * Presses Submit on /create, closes the spec's 'Blog Created!' popup and answers the new blog's
- * id (from the API's answer, so the caller can open its page).
+ * id (from the API's answer, so the caller can open its page). Submit creates the blog
+ * (`POST /api/blogs`), or publishes the draft an autosave made during a pause in the typing
+ * (`PATCH /api/blogs/:id`): either answer carries the id.
  */
 export async function submitNewBlog(page: Page): Promise<string> {
-  const created = page.waitForResponse((response) => response.url().endsWith('/api/blogs') && response.request().method() === 'POST');
+  const created = page.waitForResponse((response) => {
+    const { pathname } = new URL(response.url());
+    const method = response.request().method();
+    return (method === 'POST' && pathname === '/api/blogs') || (method === 'PATCH' && /^\/api\/blogs\/[^/]+$/.test(pathname));
+  });
   await page.getByRole('button', { name: 'Submit' }).click();
   const { id } = (await (await created).json()) as { id: string };
   const dialog = page.getByRole('dialog');

@@ -24,6 +24,11 @@ export async function waitForMail(to: string, subject: RegExp, options: { after?
   return found!;
 }
 
+/** Every e-mail in the outbox now, oldest first (to count what arrived once a wait is over). */
+export function readOutboxNow(): Promise<Mail[]> {
+  return readMails();
+}
+
 /** Files already in the outbox, so a test can wait for a newer mail than these. */
 export async function mailFilesNow(): Promise<Set<string>> {
   return new Set((await readMails()).map((m) => m.file));

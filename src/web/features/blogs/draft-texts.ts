@@ -21,7 +21,19 @@ export const DRAFT_TEXTS = {
   untitled: '(untitled)',
   updated: 'Updated',
   edit: 'Edit',
+  schedule: 'Schedule',
+  publishAtLabel: 'Publish at',
+  publishAtHelp: 'In your time zone. The blog stays a draft, seen only by you, until then.',
+  chooseTime: 'Choose the date and time to publish at.',
+  scheduledFor: (when: string) => `Scheduled for ${when}`,
+  unschedule: 'Unschedule',
+  unscheduled: 'The blog is no longer scheduled; it stays a draft.',
 } as const;
+
+/** A scheduled time as the writer reads it: their own time zone and language. */
+export function scheduledTime(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
 
 /** The leave guard's dialog on the create and edit forms. */
 export const LEAVE_GUARD_TEXTS = {

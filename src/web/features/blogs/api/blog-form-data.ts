@@ -9,6 +9,8 @@ export interface BlogFormValues {
   tags?: readonly string[];
   /** Unset: a new blog is published, an edited one keeps its status. */
   status?: BlogStatus;
+  /** A time (ISO 8601) schedules the blog; '' unschedules it; unset keeps the schedule. */
+  publishAt?: string;
 }
 
 /** The multipart body `POST /api/blogs` and `PATCH /api/blogs/:id` read. */
@@ -18,6 +20,7 @@ export function toBlogFormData(values: BlogFormValues): FormData {
   form.append('blog', values.blog);
   if (values.status) form.append('status', values.status);
   if (values.tags) form.append('tags', values.tags.join(','));
+  if (values.publishAt !== undefined) form.append('publishAt', values.publishAt);
   if (values.image) form.append('image', values.image, values.image.name);
   return form;
 }

@@ -10,11 +10,13 @@ import { DeleteBlogButton } from './delete-blog-button';
 /**
  * The whole blog on its own page, laid out as an article: the cover on top, the title (the
  * page's only `h1`: the renderer shifts the body's headings down), a byline, then the body at a
- * reading measure. The votes come from the route (`votes`) and share one row with the owner's
- * Edit Blog and Delete Blog: the row's height is reserved, so nothing moves when they appear
- * after the session is known.
+ * reading measure. Under it two rows of reserved height, so nothing moves when their buttons
+ * appear after the session is known: the votes (from the route, `votes`), then the viewer's own
+ * controls, the owner's Edit Blog and Delete Blog or anyone else's `report` (from the route). The
+ * owner's buttons do not fit on the votes' row at the article's width: there they wrapped onto a
+ * second line and pushed everything under the blog down.
  */
-export function BlogDetails({ blog, isOwner, votes }: { blog: Blog; isOwner: boolean; votes: ReactNode }) {
+export function BlogDetails({ blog, isOwner, votes, report }: { blog: Blog; isOwner: boolean; votes: ReactNode; report?: ReactNode }) {
   return (
     <article className="blog-article" aria-labelledby="blog-title">
       <BlogImage blog={blog} fit="contain" priority />
@@ -35,15 +37,17 @@ export function BlogDetails({ blog, isOwner, votes }: { blog: Blog; isOwner: boo
         was saved; it is inserted as it is, so the page renders the same on the server and here.
       */}
       <div className="blog-body mb-4" dangerouslySetInnerHTML={{ __html: blog.html }} />
-      <div className="d-flex flex-wrap align-items-center gap-3 blog-actions">
-        {votes}
-        {isOwner && (
-          <div className="d-flex flex-wrap gap-2 ms-auto">
+      <div className="d-flex flex-wrap align-items-center gap-3 blog-actions">{votes}</div>
+      <div className="d-flex flex-wrap align-items-center justify-content-end gap-2 mt-2 blog-actions">
+        {isOwner ? (
+          <>
             <Link className="btn btn-primary" to={paths.edit(blog.id)}>
               Edit Blog
             </Link>
             <DeleteBlogButton blog={blog} />
-          </div>
+          </>
+        ) : (
+          report
         )}
       </div>
     </article>

@@ -8,10 +8,11 @@ import { tagsInputSchema } from '../../../../shared/tag-schema';
 import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import type { BlogFormValues } from '../api/blog-form-data';
+import { DRAFT_TEXTS } from '../draft-texts';
 import { MarkdownEditor } from './markdown-editor';
 import { TagsField } from './tags-field';
 
-type Field = 'title' | 'blog' | 'tags' | 'image';
+type Field = 'title' | 'blog' | 'tags' | 'image' | 'publishAt';
 type Errors = Partial<Record<Field, string>>;
 
 export interface BlogFormProps {
@@ -30,6 +31,11 @@ export interface BlogFormProps {
   onChange?: (values: BlogFormValues) => void;
   /** Shown beside the buttons (the autosave status). */
   status?: ReactNode;
+  /**
+   * 'Schedule' beside the buttons, with a date and time in the writer's time zone: the text is
+   * checked as a published blog's, and `publishAt` is that moment in UTC (ISO 8601).
+   */
+  scheduleAction?: (values: BlogFormValues, publishAt: string) => Promise<void>;
 }
 
 const MAX_IMAGE_MB = Math.round(MAX_IMAGE_BYTES / (1024 * 1024));
@@ -52,13 +58,15 @@ export function BlogForm({
   secondaryAction,
   onChange,
   status,
+  scheduleAction,
 }: BlogFormProps) {
+  const [publishAt, setPublishAt] = useState('');
   const [title, setTitle] = useState(initialValues?.title ?? '');
   const [blog, setBlog] = useState(initialValues?.blog ?? '');
   const [tags, setTags] = useState(initialValues?.tags?.join(', ') ?? '');
   const [image, setImage] = useState<File | null>(null);
   const [errors, setErrors] = useState<Errors>({});
-  const [working, setWorking] = useState<'submit' | 'secondary' | null>(null);
+  const [working, setWorking] = useState<'submit' | 'secondary' | 'schedule' | null>(null);
   const showDialog = useDialog();
   // However a field changes (typing, an inserted image, a restored text), the listener hears it.
   const emitChange = useEffectEvent(() => onChange?.({ title, blog, image }));
@@ -66,7 +74,7 @@ export function BlogForm({
 
   const refuse = async (next: Errors) => {
     setErrors(next);
-    const first = (['title', 'blog', 'tags', 'image'] as const).find((field) => next[field]);
+    const first = (['title', 'blog', 'tags', 'image', 'publishAt'] as const).find((field) => next[field]);
     if (!first) return;
     await showDialog({ title: messages.errorTitle, message: next[first] });
   };
@@ -76,18 +84,29 @@ export function BlogForm({
     await run('submit', blogInputSchema, onSubmit);
   };
 
-  const run = async (which: 'submit' | 'secondary', schema: typeof blogInputSchema | typeof blogDraftInputSchema, action: (values: BlogFormValues) => Promise<void>) => {
+  const schedule = () =>
+    run('schedule', blogInputSchema, (values) => scheduleAction!(values, new Date(publishAt).toISOString()), {
+      // `datetime-local` is the writer's own time zone; `Date` reads it so.
+      publishAt: publishAt && !Number.isNaN(new Date(publishAt).getTime()) ? undefined : DRAFT_TEXTS.chooseTime,
+    });
+
+  const run = async (
+    which: 'submit' | 'secondary' | 'schedule',
+    schema: typeof blogInputSchema | typeof blogDraftInputSchema,
+    action: (values: BlogFormValues) => Promise<void>,
+    extra: Errors = {},
+  ) => {
     if (working) return;
     const parsed = schema.safeParse({ title, blog });
     const parsedTags = tagsInputSchema.safeParse(tags);
-    const next: Errors = { image: checkImage(image), tags: parsedTags.success ? undefined : parsedTags.error.issues[0]?.message };
+    const next: Errors = { image: checkImage(image), tags: parsedTags.success ? undefined : parsedTags.error.issues[0]?.message, ...extra };
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = issue.path[0] as 'title' | 'blog';
         next[field] ??= issue.message;
       }
     }
-    if (!parsed.success || !parsedTags.success || next.image) return refuse(next);
+    if (!parsed.success || !parsedTags.success || next.image || next.publishAt) return refuse(next);
     setErrors({});
     setWorking(which);
     try {
@@ -162,6 +181,21 @@ export function BlogForm({
         )}
         {status}
       </div>
+      {scheduleAction && (
+        <div className="d-flex flex-wrap align-items-end gap-2 mt-3">
+          <Form.Group controlId="blog-publish-at">
+            <Form.Label>{DRAFT_TEXTS.publishAtLabel}</Form.Label>
+            <Form.Control type="datetime-local" value={publishAt} onChange={(event) => setPublishAt(event.target.value)} {...invalid('publishAt')} aria-describedby={errors.publishAt ? 'blog-publishAt-error' : 'blog-publish-at-help'} />
+            {feedback('publishAt')}
+          </Form.Group>
+          <Button variant="outline-primary" disabled={working !== null} onClick={() => void schedule()}>
+            {working === 'schedule' ? messages.loading : DRAFT_TEXTS.schedule}
+          </Button>
+          <Form.Text id="blog-publish-at-help" className="w-100">
+            {DRAFT_TEXTS.publishAtHelp}
+          </Form.Text>
+        </div>
+      )}
     </Form>
   );
 }

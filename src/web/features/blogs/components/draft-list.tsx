@@ -2,7 +2,7 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import { Link } from 'react-router';
 import type { BlogSummary } from '../../../../shared/blog-schema';
 import { paths } from '../../../../shared/paths';
-import { DRAFT_TEXTS } from '../draft-texts';
+import { DRAFT_TEXTS, scheduledTime } from '../draft-texts';
 import { createdDate } from './blog-dates';
 import '../../../styles/bootstrap-list-group.scss';
 
@@ -18,6 +18,11 @@ export function DraftList({ drafts }: { drafts: BlogSummary[] }) {
             <small className="text-body-secondary">
               {DRAFT_TEXTS.updated} <time dateTime={draft.updatedAt}>{createdDate(draft.updatedAt)}</time>
             </small>
+            {draft.publishAt && (
+              <small className="d-block text-info-emphasis">
+                <time dateTime={draft.publishAt}>{DRAFT_TEXTS.scheduledFor(scheduledTime(draft.publishAt))}</time>
+              </small>
+            )}
           </div>
           <Link className="btn btn-outline-primary btn-sm" to={paths.edit(draft.id)} aria-label={`${DRAFT_TEXTS.edit} ${draft.title || DRAFT_TEXTS.untitled}`}>
             {DRAFT_TEXTS.edit}

@@ -5,6 +5,7 @@ import { apiFetch } from '../../../lib/api-client';
 export const moderationQueryKeys = {
   all: ['moderation'] as const,
   overview: () => [...moderationQueryKeys.all, 'overview'] as const,
+  mailQueue: () => [...moderationQueryKeys.all, 'mail-queue'] as const,
 };
 
 export function getModerationOverview() {

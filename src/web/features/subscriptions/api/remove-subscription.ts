@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../../../lib/api-client';
+import { getMySubscriptionsQueryOptions } from './get-my-subscriptions';
+import type { UnsubscribeResult } from './unsubscribe-with-token';
+
+export function removeSubscription(id: string) {
+  return apiFetch<UnsubscribeResult>(`/api/settings/subscriptions/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/** From Settings: the list is fetched again, so the removed one goes. */
+export function useRemoveSubscription(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeSubscription,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: getMySubscriptionsQueryOptions(userId).queryKey }),
+  });
+}

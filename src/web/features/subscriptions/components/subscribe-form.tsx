@@ -1,0 +1,107 @@
+import { useId, useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { messages } from '../../../../shared/messages';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
+import { useHydrated } from '../../../lib/use-hydrated';
+import { useSubscribe } from '../api/subscribe';
+import { subscriptionTexts } from '../subscription-texts';
+
+/**
+ * The shared schema (and zod with it) loads when the reader first needs it: the home page carries
+ * no zod (docs/page-weight.md), and focusing the field fetches it before the click.
+ */
+const loadSchema = () => import('../../../../shared/subscription-schema');
+
+export interface SubscribeFormProps {
+  /** An author's id: their new blogs. None: every new blog on the site. */
+  authorId?: string;
+}
+
+/**
+ * 'Email address' and 'Subscribe', rendered by the server like the rest of the page (no shift when
+ * it hydrates). A signed-in reader finds their own address filled in once the session is known;
+ * the shared schema judges the address first, so a bad one is told without a request.
+ */
+export function SubscribeForm({ authorId }: SubscribeFormProps) {
+  const id = useId();
+  const fieldId = `${id}-email`;
+  const answerId = `${id}-answer`;
+  const headingId = `${id}-heading`;
+  const { data: session } = useSession();
+  const hydrated = useHydrated();
+  // What the reader typed; until they type, their own address (when signed in).
+  const [typed, setTyped] = useState<string | null>(null);
+  const email = typed ?? session?.user.email ?? '';
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const subscribe = useSubscribe(session?.user.id ?? null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { subscribeInputSchema, INVALID_SUBSCRIPTION_EMAIL } = await loadSchema();
+    const parsed = subscribeInputSchema.safeParse({ email, authorId });
+    if (!parsed.success) {
+      subscribe.reset();
+      setInvalid(parsed.error.issues[0]?.message ?? INVALID_SUBSCRIPTION_EMAIL);
+      return;
+    }
+    setInvalid(null);
+    subscribe.mutate(parsed.data);
+  };
+
+  // The server's 400 is about the address too: it marks the field like the form's own check.
+  const fieldError = invalid ?? (subscribe.error instanceof ApiError && subscribe.error.status === 400 ? subscribe.error.message : null);
+  const failure = subscribe.isError ? errorMessage(subscribe.error) : invalid;
+  const answer = subscribe.data?.status === 'subscribed' ? subscriptionTexts.subscribed : subscribe.data ? subscriptionTexts.pending : null;
+
+  return (
+    <section className="border-top pt-4 mt-4" aria-labelledby={headingId}>
+      <h2 id={headingId} className="h5">
+        {authorId ? 'Get this author’s new blogs by e-mail' : 'Get new blogs by e-mail'}
+      </h2>
+      {/*
+        Only the scripts send it: until they run, the button waits, and `post` keeps an address
+        pressed in by Enter out of the URL (and so out of logs and caches).
+      */}
+      <Form method="post" noValidate onSubmit={(event) => void submit(event)} style={{ maxWidth: '36rem' }}>
+        <Form.Label htmlFor={fieldId}>{subscriptionTexts.emailLabel}</Form.Label>
+        <div className="d-flex gap-2">
+          <Form.Control
+            id={fieldId}
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={email}
+            onFocus={() => void loadSchema()}
+            onChange={(event) => {
+              setTyped(event.target.value);
+              setInvalid(null);
+              subscribe.reset();
+            }}
+            isInvalid={Boolean(fieldError)}
+            aria-invalid={Boolean(fieldError) || undefined}
+            aria-describedby={failure || answer ? answerId : undefined}
+          />
+          <Button type="submit" className="flex-shrink-0" disabled={!hydrated || subscribe.isPending}>
+            {subscribe.isPending ? messages.loading : subscriptionTexts.subscribe}
+          </Button>
+        </div>
+        {/* The answer takes the hint's place, so it appears without moving what is under the form. */}
+        <div className="small mt-2">
+          {failure ? (
+            <p id={answerId} className="text-danger mb-0" role="alert">
+              {failure}
+            </p>
+          ) : answer ? (
+            <p id={answerId} className="text-success mb-0" role="status">
+              {answer}
+            </p>
+          ) : (
+            <p className="text-body-secondary mb-0">You can unsubscribe at any time, from any of the e-mails.</p>
+          )}
+        </div>
+      </Form>
+    </section>
+  );
+}
