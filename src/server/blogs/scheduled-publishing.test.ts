@@ -27,19 +27,24 @@ describe('scheduled publishing', () => {
     const form = await multipart(fields);
     return app.inject({ method, url, headers: { cookie: writer.cookie, origin: TEST_PUBLIC_URL, ...form.headers }, payload: form.payload });
   };
-  const schedule = async (title: string, at: Date) => {
-    const response = await send('POST', '/api/blogs', { title, blog: 'Words for later.', publishAt: at.toISOString() });
+  const schedule = async (title: string, at: Date, fields: Record<string, string> = {}) => {
+    const response = await send('POST', '/api/blogs', { title, blog: 'Words for later.', publishAt: at.toISOString(), ...fields });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<Blog>();
   };
   const publicIds = async () => (await t.app.inject({ method: 'GET', url: '/api/blogs?sort=new' })).json<BlogPage>().items.map((blog) => blog.id);
   const statusOf = async (id: string) => (await t.database.db.selectFrom('blogs').select(['status', 'publish_at']).where('id', '=', id).executeTakeFirstOrThrow());
 
-  it('stays private until its time, then becomes public once, in lists, with the publish hook fired once', async () => {
+  const tagCount = async (name: string) =>
+    (await t.database.db.selectFrom('tag_counts').select('blogs').where('tag', '=', name).executeTakeFirst())?.blogs ?? 0;
+
+  it('stays private until its time, then becomes public once, in lists and its tag, with the publish hook fired once', async () => {
     const at = new Date(Date.now() + 2 * HOUR);
-    const blog = await schedule('Monday at nine', at);
-    expect(blog).toMatchObject({ status: 'draft', publishAt: at.toISOString() });
+    const tag = `monday-${Math.random().toString(36).slice(2, 8)}`;
+    const blog = await schedule('Monday at nine', at, { tags: tag });
+    expect(blog).toMatchObject({ status: 'draft', publishAt: at.toISOString(), tags: [tag] });
     expect(await publicIds()).not.toContain(blog.id);
+    expect(await tagCount(tag)).toBe(0);
     expect((await t.app.inject({ method: 'GET', url: `/api/blogs/${blog.id}` })).statusCode).toBe(404);
 
     clock.advance(HOUR);
@@ -52,6 +57,7 @@ describe('scheduled publishing', () => {
     await expect.poll(() => statusOf(blog.id).then((row) => row.status), { timeout: 10_000 }).toBe('published');
     expect((await statusOf(blog.id)).publish_at).toBeNull();
     expect(await publicIds()).toContain(blog.id);
+    expect(await tagCount(tag)).toBe(1);
     const hooks = await t.database.db.selectFrom('queued_jobs').select('key').where('key', '=', `blog-published:${blog.id}`).execute();
     expect(hooks).toHaveLength(1);
   });
