@@ -41,6 +41,7 @@ import { registerWebApp } from './http/web-app.js';
 import { createViewerVotes } from './blogs/viewer-votes.js';
 import { createPublicData, createPublicDataStore, noPublicData } from './cache/public-data.js';
 import { createCacheInvalidation, type CacheInvalidation, type ExtraChannels } from './cache/cache-invalidation.js';
+import { neverCached, requireCacheDeclarations } from './cache/route-caching.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -60,6 +61,7 @@ import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { registerBlogRenderingJob } from './blogs/blog-rendering.job.js';
 import { registerImageVariantsJob } from './images/image-variants.job.js';
 import { registerStorageSweepJob } from './storage-sweep/storage-sweep.job.js';
+import { LISTS_TAG, blogTag } from '../shared/cache-tags.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -207,23 +209,28 @@ export async function buildApp(options: BuildAppOptions) {
   if (config.sessionCacheMs > 0) registerSessionMemoryHooks(app, sessions);
   registerSameOriginCheck(app, config.publicUrl);
 
-  await app.register(healthRoutes, deps);
-  await app.register(contactRoutes, deps);
-  await app.register(authRoutes, deps);
-  await app.register(accountRoutes, deps);
-  await app.register(blogRoutes, deps);
-  await app.register(blogEditorRoutes, deps);
-  await app.register(inlineImageRoutes, deps);
-  await app.register(voteRoutes, deps);
-  await app.register(commentRoutes, deps);
-  await app.register(commentMailRoutes, deps);
-  await app.register(searchRoutes, deps);
-  await app.register(tagRoutes, deps);
-  await app.register(aiRoutes, deps);
-  await app.register(moderationRoutes, deps);
-  await app.register(subscriptionRoutes, deps);
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(feedRoutes, deps);
+  // The features' routes, each saying where it is defined what its answers show and what its
+  // writes change (`cache/route-caching.ts`): a GET route that declares nothing is refused here.
+  await app.register(async (features) => {
+    requireCacheDeclarations(features);
+    await features.register(healthRoutes, deps);
+    await features.register(contactRoutes, deps);
+    await features.register(authRoutes, deps);
+    await features.register(accountRoutes, deps);
+    await features.register(blogRoutes, deps);
+    await features.register(blogEditorRoutes, deps);
+    await features.register(inlineImageRoutes, deps);
+    await features.register(voteRoutes, deps);
+    await features.register(commentRoutes, deps);
+    await features.register(commentMailRoutes, deps);
+    await features.register(searchRoutes, deps);
+    await features.register(tagRoutes, deps);
+    await features.register(aiRoutes, deps);
+    await features.register(moderationRoutes, deps);
+    await features.register(subscriptionRoutes, deps);
+    features.get('/api/openapi.json', { schema: { hide: true }, config: neverCached }, async () => app.swagger());
+    await features.register(feedRoutes, deps);
+  });
 
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   const pages = options.pages ?? (config.env === 'development' ? 'vite' : 'built');
@@ -239,12 +246,12 @@ export async function buildApp(options: BuildAppOptions) {
   registerBlogRenderingJob(jobs, { db: database.db, storage });
   registerImageVariantsJob(
     jobs,
-    { db: database.db, storage, onUpdated: (blogId) => app.contentChanged(['lists', `blog:${blogId}`]) },
+    { db: database.db, storage, onUpdated: (blogId) => app.contentChanged([LISTS_TAG, blogTag(blogId)]) },
     { onStart: config.imageBackfillOnStart },
   );
   registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });
   registerSubscriptionJobs(queue, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
-  registerScheduledPublishing(queue, { db: database.db, onPublished: (blogId) => app.contentChanged(['lists', `blog:${blogId}`]) });
+  registerScheduledPublishing(queue, { db: database.db, onPublished: (blogId) => app.contentChanged([LISTS_TAG, blogTag(blogId)]) });
   registerQueueCleanupJob(jobs, queue);
   // The queue's workers run whenever the app is up (tests' apps too): mail must go out.
   app.addHook('onReady', async () => queue.start());

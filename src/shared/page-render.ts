@@ -25,6 +25,8 @@ export type RenderedPage =
       body: string;
       /** The dehydrated query cache and router state, for a `type="application/json"` script. */
       state: string;
+      /** What the page shows, as its screen declares it, for the response cache; unset: never kept. */
+      cacheTags?: readonly string[];
     };
 
 export interface PageRendererModule {

@@ -42,7 +42,14 @@ export async function renderPage(url: URL, site: SiteInfo): Promise<RenderedPage
     router: { loaderData: context.loaderData, actionData: context.actionData, errors: serializeRouteErrors(context.errors) },
   };
   queryClient.clear();
-  return { kind: 'page', status: context.statusCode, head, body, state: jsonForScript(state) };
+  return { kind: 'page', status: context.statusCode, head, body, state: jsonForScript(state), cacheTags: pageCacheTags(context, url) };
+}
+
+/** The tags the deepest matched screen declares for this URL; none for a page that is never kept. */
+function pageCacheTags(context: StaticHandlerContext, url: URL): readonly string[] | undefined {
+  const handle = context.matches.map((match) => match.route.handle as unknown).findLast(isRouteHandle);
+  const cache = handle?.cache;
+  return cache === undefined || cache === 'never' ? undefined : cache(url);
 }
 
 /** The deepest matched route that describes itself. */

@@ -7,6 +7,7 @@ import { AppError } from '../errors.js';
 import { toAiError } from './ai-provider.js';
 import { createAiService, type AiService, type BlogGeneration } from './ai.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
+import { neverCached } from '../cache/route-caching.js';
 
 
 const STREAM_DESCRIPTION = [
@@ -35,6 +36,7 @@ export const aiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/api/ai/info',
     {
+      config: neverCached,
       schema: {
         tags: ['ai'],
         summary: 'Who writes the generated blogs: the configured model, or the offline generator',

@@ -7,6 +7,7 @@ import { clientKey } from '../rate-limit/rate-limit.js';
 import { deleteAccount, getAccount } from './account.service.js';
 import { configuredSocialProviders } from './auth.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
+import { EVERYTHING, changes, neverCached } from '../cache/route-caching.js';
 
 export const DELETE_ACCOUNT_RATE_LIMITS = {
   perUser: { max: 5, windowSeconds: 15 * 60 },
@@ -22,6 +23,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.get(
     '/api/auth-providers',
     {
+      config: neverCached,
       schema: {
         tags: ['account'],
         summary: 'The social sign-in providers this site is configured with, and whether e-mail addresses need confirming',
@@ -34,6 +36,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.get(
     '/api/account',
     {
+      config: neverCached,
       schema: {
         tags: ['account'],
         summary: 'The signed-in account',
@@ -50,6 +53,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.delete(
     '/api/account',
     {
+      config: changes(EVERYTHING),
       schema: {
         tags: ['account'],
         summary: 'Delete the signed-in account with all its blogs, votes, comments, images and sessions',

@@ -5,6 +5,7 @@ import { rejectNul } from '../http/bad-characters.js';
 import { errorCodeForStatus } from '../http/error-handler.js';
 import { CLIENT_IP_HEADER } from './auth.js';
 import { createAuthGuards, type AuthRequest } from './auth-guards.js';
+import { neverCached } from '../cache/route-caching.js';
 
 const BASE_PATH = '/api/auth';
 /** Headers a client could use to pretend to be another address; Fastify's `request.ip` decides. */
@@ -113,6 +114,8 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     method: ['GET', 'POST'],
     url: `${BASE_PATH}/*`,
     schema: { hide: true },
+    // Sessions and accounts: about the caller, never kept.
+    config: neverCached,
     async handler(request, reply) {
       const parsed = parseAuthRequest(request, deps.config.publicUrl);
       await guards(request, parsed);

@@ -7,6 +7,7 @@ import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import { removeBlogImage } from './blogs.service.js';
+import { changes, theBlogAndLists } from '../cache/route-caching.js';
 
 /** A preview per click of 'Preview': far more than anyone writing clicks, per user and per address. */
 export const BLOG_PREVIEW_RATE_LIMIT = { max: 120, windowSeconds: 10 * 60 };
@@ -40,6 +41,7 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.delete(
     '/api/blogs/:id/image',
     {
+      config: changes(theBlogAndLists),
       schema: {
         tags: ['blogs'],
         summary: "Remove a blog's image (owner only); its files are deleted",

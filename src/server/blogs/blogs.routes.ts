@@ -5,8 +5,9 @@ import { z } from 'zod';
 import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { markUnchangedForReaders } from '../cache/response-cache.plugin.js';
+import { cachedAs, changes, LISTS, neverCached, theBlog, theBlogAndLists } from '../cache/route-caching.js';
 import { publicReader } from '../http/public-read.js';
-import { clientKey } from '../rate-limit/rate-limit.js';
+import { clientKey, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import {
   assertOwnBlog,
@@ -43,6 +44,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/api/blogs',
     {
+      config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
       schema: {
         tags: ['blogs'],
         summary:
@@ -60,6 +62,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/api/authors/:id/blogs',
     {
+      config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
       schema: {
         tags: ['blogs'],
         summary: "One page of an author's blogs, newest first, and the author's e-mail",
@@ -74,10 +77,11 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
   );
 
-  // Private to the viewer, so never in the response cache (its URL has no cache tags).
+  // Private to the viewer, so never in the response cache.
   app.get(
     '/api/drafts',
     {
+      config: neverCached,
       schema: {
         tags: ['blogs'],
         summary: "One page of the signed-in user's drafts, the last changed first",
@@ -95,6 +99,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/api/blogs/:id',
     {
+      config: cachedAs(theBlog, { readLimit: PUBLIC_READ_LIMIT }),
       schema: {
         tags: ['blogs'],
         summary: 'One blog',
@@ -111,6 +116,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     '/api/blogs',
     {
+      config: changes(LISTS),
       schema: {
         tags: ['blogs'],
         summary: 'Create a blog (signed in)',
@@ -136,6 +142,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.patch(
     '/api/blogs/:id',
     {
+      config: changes(theBlogAndLists),
       schema: {
         tags: ['blogs'],
         summary: "Change a blog's title, content and optionally its status and image (owner only)",
@@ -160,6 +167,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.delete(
     '/api/blogs/:id',
     {
+      config: changes(theBlogAndLists),
       schema: {
         tags: ['blogs'],
         summary: 'Delete a blog and its image (owner only)',

@@ -45,6 +45,7 @@ import {
   updateOwnBlog,
   type ListFilter,
 } from './blogs.repository.js';
+import { LISTS_TAG } from '../../shared/cache-tags.js';
 
 export interface BlogsDeps {
   db: Kysely<Database>;
@@ -85,7 +86,7 @@ async function listPage(deps: BlogListDeps, viewerId: string | null, sort: BlogS
   // votes are read fresh for every answer.
   const key =
     filter.authorId !== undefined ? `author:${filter.authorId}:${page}` : filter.tag !== undefined ? `tag:${filter.tag}:${sort}:${page}` : `list:${sort}:${page}`;
-  const shared = await deps.publicData.remember(key, ['lists'], async () => {
+  const shared = await deps.publicData.remember(key, [LISTS_TAG], async () => {
     // One row more than a page says exactly whether another page exists.
     const rows = await selectListPage(deps.db, sort, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1, ...filter });
     return { items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)), hasMore: rows.length > PAGE_SIZE };

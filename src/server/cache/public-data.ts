@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { CacheInvalidation, WriteNotice } from './cache-invalidation.js';
-import { markNoticeSent, writeTagsFor } from './response-cache.plugin.js';
+import { markNoticeSent } from './response-cache.plugin.js';
+import { declaredChanges } from './route-caching.js';
 import { TaggedLru } from './tagged-lru.js';
 
 /**
@@ -60,7 +61,7 @@ export function createPublicData(store: TaggedLru<object>, invalidation: CacheIn
       return value;
     },
     writeNotice(request) {
-      const tags = writeTagsFor(request.method, request.url);
+      const tags = declaredChanges(request);
       const notice = tags && invalidation.noticeFor(tags);
       if (notice) markNoticeSent(request);
       return notice;

@@ -2,59 +2,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { preferredEncoding } from '../http/accept-encoding.js';
 import { isNotModified } from '../http/conditional-get.js';
-import { clientKey, PUBLIC_READ_LIMIT, SEARCH_LIMIT, type RateLimiter, type ReadLimit } from '../rate-limit/rate-limit.js';
+import { clientKey, type RateLimiter } from '../rate-limit/rate-limit.js';
 import type { CacheInvalidation } from './cache-invalidation.js';
 import type { Encoding, ResponseCache } from './response-cache.js';
-
-/**
- * What each cacheable URL shows, as tags a write can name: `lists` (the home list, search in
- * titles or text, tag pages and the tags' list, feeds and sitemap, which any blog's change may
- * reorder or recount), `blog:{id}` (one blog, in the API and
- * on its page) and `static`. Anything else is not cached.
- */
-export function cacheTagsFor(url: string): string[] | undefined {
-  const [path = '', query = ''] = url.split('?', 2);
-  switch (path) {
-    case '/':
-    case '/search':
-    case '/author':
-    case '/tag':
-    case '/tags':
-    case '/api/blogs':
-    case '/api/search':
-    case '/api/tags':
-    case '/api/tag-suggestions':
-    case '/rss.xml':
-    case '/atom.xml':
-    case '/feed.json':
-    case '/sitemap.xml':
-    case '/sitemap-pages.xml':
-    case '/sitemap-blogs.xml':
-      return ['lists'];
-    case '/about':
-    case '/support':
-    case '/robots.txt':
-      return ['static'];
-    case '/viewBlog': {
-      const id = new URLSearchParams(query).get('id');
-      return id ? [`blog:${id}`] : undefined;
-    }
-  }
-  // An author's list changes with their blogs, like every other list.
-  if (/^\/api\/authors\/[^/]+\/blogs$/.test(path)) return ['lists'];
-  // A blog's comments change with its page: the same tag.
-  const blog = /^\/api\/blogs\/([^/]+)(\/comments)?$/.exec(path);
-  return blog ? [`blog:${decodeURIComponent(blog[1]!)}`] : undefined;
-}
-
-/**
- * The per-client limit a route puts on its reads, which its answers from the cache must keep
- * (counted in memory: a hit does not touch the database). Pages and feeds have none.
- */
-export function readLimitFor(url: string): ReadLimit | undefined {
-  if (!url.startsWith('/api/')) return undefined;
-  return url.startsWith('/api/search') ? SEARCH_LIMIT : PUBLIC_READ_LIMIT;
-}
+import { declaredCache, declaredChanges } from './route-caching.js';
 
 /** `Accept-Encoding` headers come in a handful of shapes: each is parsed once. */
 const encodings = new Map<string, Encoding>();
@@ -67,19 +18,6 @@ function encodingFor(header: string | undefined): Encoding {
     encodings.set(header, encoding);
   }
   return encoding;
-}
-
-/** What a successful write changed: the lists, the blog it names, or (an account's deletion) everything. */
-export function writeTagsFor(method: string, url: string): string[] | undefined {
-  const path = url.split('?', 1)[0] ?? '';
-  if (method === 'POST' && path === '/api/blogs') return ['lists'];
-  // `/image`: DELETE takes the blog's cover image off.
-  const blog = /^\/api\/blogs\/([^/]+)(\/vote|\/image)?$/.exec(path);
-  if (blog && (method === 'PATCH' || method === 'DELETE' || (method === 'PUT' && blog[2]))) {
-    return ['lists', `blog:${decodeURIComponent(blog[1]!)}`];
-  }
-  if (method === 'DELETE' && path === '/api/account') return ['*'];
-  return undefined;
 }
 
 const unchangedForReaders = new WeakSet<FastifyRequest>();
@@ -105,6 +43,16 @@ export function keepInCacheFor(request: FastifyRequest, ms: number): void {
 
 const noticeSentByWrite = new WeakSet<FastifyRequest>();
 
+const pageTags = new WeakMap<FastifyRequest, readonly string[]>();
+
+/**
+ * Said by the page handler once a page is rendered: the tags its screen declared (pages answer
+ * from the not-found handler, one route for every page, so each screen says what it shows).
+ */
+export function declarePageTags(request: FastifyRequest, tags: readonly string[] | undefined): void {
+  if (tags) pageTags.set(request, tags);
+}
+
 /** Said by a write that sends its cache notice from its own statement (`PublicData.writeNotice`). */
 export function markNoticeSent(request: FastifyRequest): void {
   noticeSentByWrite.add(request);
@@ -124,7 +72,8 @@ function identityBody(payload: Buffer, encoding: unknown): Buffer | undefined {
 }
 
 interface CacheState {
-  tags: string[];
+  /** The route's declared tags; undefined for a page until its screen declares them. */
+  tags: readonly string[] | undefined;
   generation: number;
   hit: boolean;
 }
@@ -144,8 +93,12 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
   // socket with the header block made when the entry was stored.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !isAnonymous(request) || !invalidation.reliable) return done();
-    const tags = cacheTagsFor(request.url);
-    if (!tags) return done();
+    // Routes declare what they show (`cache/route-caching.ts`); pages answer from the not-found
+    // handler and declare theirs once rendered, by their screen.
+    const declared = declaredCache(request);
+    if (declared === false || (declared === undefined && !request.is404)) return done();
+    const tags = declared ? declared.tags(request) : undefined;
+    if (declared && !tags) return done();
     const state: CacheState = { tags, generation: cache.generation, hit: false };
     states.set(request, state);
     const entry = cache.get(request.url);
@@ -153,7 +106,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       cache.counts.misses += 1;
       return done();
     }
-    const limit = readLimitFor(request.url);
+    const limit = declared ? declared.readLimit : undefined;
     if (limit) {
       try {
         limiter.enforceInMemory(`${limit.prefix}:${clientKey(request.ip)}`, limit.rule, limit.message);
@@ -178,12 +131,14 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      const tags = reply.statusCode < 300 && !unchangedForReaders.has(request) ? writeTagsFor(request.method, request.url) : undefined;
+      const tags = reply.statusCode < 300 && !unchangedForReaders.has(request) ? declaredChanges(request) : undefined;
       if (tags) await invalidation.publish(tags, { alreadySent: noticeSentByWrite.has(request) });
       return payload;
     }
     const state = states.get(request);
     if (!state || state.hit || reply.statusCode !== 200 || reply.hasHeader('set-cookie')) return payload;
+    const tags = state.tags ?? pageTags.get(request);
+    if (!tags) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const body = identityBody(Buffer.from(payload), reply.getHeader('content-encoding'));
     if (!body) return payload;
@@ -192,7 +147,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       contentType: String(reply.getHeader('content-type') ?? 'application/octet-stream'),
       cacheControl: reply.getHeader('cache-control') as string | undefined,
       lastModified: reply.getHeader('last-modified') as string | undefined,
-      tags: state.tags,
+      tags,
     }, keptFor.get(request));
     void reply.header('x-cache', 'miss').header('vary', 'accept-encoding, cookie');
     if (stored) void reply.header('etag', stored.etag);

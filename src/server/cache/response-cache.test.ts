@@ -1,11 +1,13 @@
 import { brotliDecompressSync } from 'node:zlib';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blog, BlogPage } from '../../shared/blog-schema.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { multipart } from '../testing/multipart.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
-import { cacheTagsFor, writeTagsFor } from './response-cache.plugin.js';
 import { ResponseCache } from './response-cache.js';
+import { cachedAs, changes, LISTS, neverCached, requireCacheDeclarations } from './route-caching.js';
 
 const entry = (text: string, tags: string[]) => ({ body: Buffer.from(text), contentType: 'text/plain', tags });
 
@@ -47,30 +49,16 @@ describe('the response cache', () => {
     expect(one.etag).toBe(two.etag);
   });
 
-  it('knows what each URL shows and what each write changes', () => {
-    expect(cacheTagsFor('/')).toEqual(['lists']);
-    expect(cacheTagsFor('/?page=3')).toEqual(['lists']);
-    expect(cacheTagsFor('/viewBlog?id=abc')).toEqual(['blog:abc']);
-    expect(cacheTagsFor('/api/blogs/abc')).toEqual(['blog:abc']);
-    expect(cacheTagsFor('/search?searchTerm=x')).toEqual(['lists']);
-    expect(cacheTagsFor('/rss.xml?author=u')).toEqual(['lists']);
-    expect(cacheTagsFor('/?sort=hot&page=2')).toEqual(['lists']);
-    expect(cacheTagsFor('/api/blogs?page=2&sort=new')).toEqual(['lists']);
-    expect(cacheTagsFor('/author?id=u&page=2')).toEqual(['lists']);
-    expect(cacheTagsFor('/api/authors/u/blogs?page=2')).toEqual(['lists']);
-    expect(cacheTagsFor('/settings')).toBeUndefined();
-    expect(cacheTagsFor('/api/account')).toBeUndefined();
-    expect(cacheTagsFor('/api/auth/get-session')).toBeUndefined();
-    expect(writeTagsFor('POST', '/api/blogs')).toEqual(['lists']);
-    expect(writeTagsFor('PATCH', '/api/blogs/abc')).toEqual(['lists', 'blog:abc']);
-    expect(writeTagsFor('PUT', '/api/blogs/abc/vote')).toEqual(['lists', 'blog:abc']);
-    expect(writeTagsFor('DELETE', '/api/blogs/abc/vote')).toEqual(['lists', 'blog:abc']);
-    expect(writeTagsFor('DELETE', '/api/account')).toEqual(['*']);
-    expect(writeTagsFor('POST', '/api/contact')).toBeUndefined();
-    // Taking a blog's cover image off changes its page and its card; an editor's upload or preview changes nothing public.
-    expect(writeTagsFor('DELETE', '/api/blogs/abc/image')).toEqual(['lists', 'blog:abc']);
-    expect(writeTagsFor('POST', '/api/blog-images')).toBeUndefined();
-    expect(writeTagsFor('POST', '/api/blogs/preview')).toBeUndefined();
+  it('refuses a GET route that declares nothing about caching, and takes one that does', async () => {
+    const app = Fastify();
+    await app.register(async (features) => {
+      requireCacheDeclarations(features);
+      features.get('/kept', { config: cachedAs(LISTS) }, async () => 'kept');
+      features.get('/private', { config: neverCached }, async () => 'mine');
+      features.post('/write', { config: changes(LISTS) }, async () => 'written');
+      expect(() => features.get('/silent', async () => 'silent')).toThrow(/GET \/silent declares no caching/);
+    });
+    await app.close();
   });
 });
 
@@ -82,7 +70,8 @@ describe('the response cache in the app', () => {
   const asUser = (user: TestUser, method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie: user.cookie, origin: TEST_PUBLIC_URL }, ...(payload ? { payload } : {}) });
 
-  const createBlog = (user: TestUser, title: string) => postBlog(t.app, user, { title, blog: `The text of ${title}.` });
+  const createBlog = (user: TestUser, title: string) => postBlog(t.app, user, { title, blog: `The text of ${title}.`, tags: 'declared' });
+  const editForm = () => multipart({ title: 'Declared, edited', blog: 'New text.' });
 
   beforeAll(async () => {
     t = await createTestApp({ RESPONSE_CACHE_MB: '8' });
@@ -144,6 +133,44 @@ describe('the response cache in the app', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('keeps what each route declares it shows, and nothing a route declares never kept', async () => {
+    const blog = await createBlog(writer, 'Declared');
+    const kept = [
+      '/api/blogs?page=2&sort=new',
+      '/api/blogs?tag=declared',
+      `/api/blogs/${blog.id}`,
+      `/api/blogs/${blog.id}/comments`,
+      `/api/authors/${writer.id}/blogs?page=1`,
+      '/api/search?searchTerm=Declared',
+      '/api/search?searchTerm=Declared&in=all',
+      '/api/tags',
+      '/api/tag-suggestions?prefix=d',
+      '/rss.xml',
+      '/atom.xml?author=' + writer.id,
+      '/feed.json',
+      '/sitemap.xml',
+      '/robots.txt',
+    ];
+    for (const url of kept) {
+      expect((await anonymous(url)).statusCode, url).toBe(200);
+      expect((await anonymous(url)).headers['x-cache'], url).toBe('hit');
+    }
+    for (const url of ['/api/health', '/api/auth-providers', '/api/openapi.json']) {
+      expect((await anonymous(url)).statusCode, url).toBe(200);
+      expect((await anonymous(url)).headers['x-cache'], url).toBeUndefined();
+    }
+    // A blog's change drops its own answers and the lists, not another blog's.
+    const other = await createBlog(writer, 'Untouched');
+    await anonymous(`/api/blogs/${other.id}`);
+    const form = await editForm();
+    const edited = await t.app.inject({ method: 'PATCH', url: `/api/blogs/${blog.id}`, headers: { cookie: writer.cookie, origin: TEST_PUBLIC_URL, ...form.headers }, payload: form.payload });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await anonymous(`/api/blogs/${blog.id}`)).headers['x-cache']).toBe('miss');
+    expect((await anonymous(`/api/blogs/${blog.id}/comments`)).headers['x-cache']).toBe('miss');
+    expect((await anonymous('/rss.xml')).headers['x-cache']).toBe('miss');
+    expect((await anonymous(`/api/blogs/${other.id}`)).headers['x-cache']).toBe('hit');
   });
 
   it('never answers a signed-in request from the cache, nor stores one', async () => {

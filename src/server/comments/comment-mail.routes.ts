@@ -5,6 +5,7 @@ import { commentEmailSettingSchema, unsubscribeInputSchema } from '../../shared/
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { getCommentMailSetting, setCommentMailSetting, unsubscribeWithToken } from './comment-mail.service.js';
+import { neverCached } from '../cache/route-caching.js';
 
 /** Unsubscribing, per client address: a person clicks once; a stop for anyone guessing tokens. */
 export const UNSUBSCRIBE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
@@ -15,6 +16,7 @@ export const commentMailRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.get(
     '/api/settings/comment-emails',
     {
+      config: neverCached,
       schema: {
         tags: ['comments'],
         summary: 'Whether the signed-in user is e-mailed about comments on their blogs and replies to them',

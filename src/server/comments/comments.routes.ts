@@ -6,6 +6,9 @@ import type { AppDeps } from '../app-deps.js';
 import { publicReader } from '../http/public-read.js';
 import { mailAboutComment } from './comment-mail.service.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
+import { cachedAs, theBlog } from '../cache/route-caching.js';
+import { PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
+import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 
 /** A conversation by hand is a few comments a minute at most; a stop for a script posting spam. */
 export const COMMENT_CREATE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
@@ -22,7 +25,7 @@ const idParams = z.object({ id: z.string() });
  * and, when the number of comments moves, every card that shows it (`lists`). Named here because
  * `/api/comments/:id` does not carry the blog's id for the cache to read from the URL.
  */
-const changedTags = (blogId: string, countChanged: boolean) => (countChanged ? ['lists', `blog:${blogId}`] : [`blog:${blogId}`]);
+const changedTags = (blogId: string, countChanged: boolean) => (countChanged ? [LISTS_TAG, blogTag(blogId)] : [blogTag(blogId)]);
 
 export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const serviceDeps = { db: deps.db };
@@ -30,6 +33,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.get(
     '/api/blogs/:id/comments',
     {
+      config: cachedAs(theBlog, { readLimit: PUBLIC_READ_LIMIT }),
       schema: {
         tags: ['comments'],
         summary: "A blog's comments, oldest first, each with its replies",

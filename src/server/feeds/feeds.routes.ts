@@ -8,6 +8,7 @@ import { keepInCacheFor } from '../cache/response-cache.plugin.js';
 import { notFound } from '../errors.js';
 import { isNotModified, strongEtag } from '../http/conditional-get.js';
 import { feed, type FeedFormat, feedsChanged, type FeedsChanged, robotsTxt, sitemap, sitemapBlogsPart, sitemapPages } from './feeds.service.js';
+import { cachedAs, LISTS, STATIC } from '../cache/route-caching.js';
 
 /**
  * Crawl files and the feeds (RSS, Atom, JSON Feed), at the site's root. Everything here is public
@@ -60,25 +61,27 @@ function parseOr404<T extends z.ZodType>(schema: T, query: unknown): z.output<T>
   return parsed.data;
 }
 
-// Outside the API: not in the OpenAPI document.
-const hidden = { schema: { hide: true } };
+// Outside the API: not in the OpenAPI document. Feeds and sitemaps are lists (a blog's change
+// reorders or recounts them); robots.txt changes only with the configuration.
+const asLists = { schema: { hide: true }, config: cachedAs(LISTS) };
+const asStatic = { schema: { hide: true }, config: cachedAs(STATIC) };
 
 const FEED_PATHS: Record<FeedFormat, string> = { rss: paths.rss(), atom: paths.atom(), json: paths.jsonFeed() };
 
 export const feedRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  app.get(paths.robots(), hidden, async (_request, reply) => send(reply, TEXT, robotsTxt(deps.config)));
+  app.get(paths.robots(), asStatic, async (_request, reply) => send(reply, TEXT, robotsTxt(deps.config)));
 
-  app.get(paths.sitemap(), hidden, async (request, reply) => sendValidated(deps, request, reply, XML, () => sitemap(deps)));
+  app.get(paths.sitemap(), asLists, async (request, reply) => sendValidated(deps, request, reply, XML, () => sitemap(deps)));
 
-  app.get(paths.sitemapPages(), hidden, async (request, reply) => sendValidated(deps, request, reply, XML, () => sitemapPages(deps)));
+  app.get(paths.sitemapPages(), asLists, async (request, reply) => sendValidated(deps, request, reply, XML, () => sitemapPages(deps)));
 
-  app.get(paths.sitemapBlogs(), hidden, async (request, reply) => {
+  app.get(paths.sitemapBlogs(), asLists, async (request, reply) => {
     const { from } = parseOr404(sitemapBlogsQuerySchema, request.query);
     return sendValidated(deps, request, reply, XML, () => sitemapBlogsPart(deps, from));
   });
 
   for (const [format, path] of Object.entries(FEED_PATHS) as [FeedFormat, string][]) {
-    app.get(path, hidden, async (request, reply) => {
+    app.get(path, asLists, async (request, reply) => {
       const of = parseOr404(feedQuerySchema, request.query);
       return sendValidated(deps, request, reply, FEED_TYPES[format], (changed) => feed(deps, format, changed, of));
     });

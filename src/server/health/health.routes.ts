@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
 import { pingDatabase } from './health.repository.js';
+import { neverCached } from '../cache/route-caching.js';
 
 /** A key no upload can have (uploads end in `-<random>.webp`): reading it asks the store, finds nothing. */
 const STORAGE_PROBE_KEY = 'blogs/readiness-probe.webp';
@@ -19,7 +20,7 @@ const notReadySchema = z.object({ error: z.string(), message: z.string(), checks
 export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/api/health',
-    { schema: { tags: ['health'], summary: 'Answers once the database answers', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    { config: neverCached, schema: { tags: ['health'], summary: 'Answers once the database answers', response: { 200: z.object({ status: z.literal('ok') }) } } },
     async () => {
       await pingDatabase(deps.db);
       return { status: 'ok' as const };
@@ -28,7 +29,7 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
 
   app.get(
     '/api/health/ready',
-    { schema: { tags: ['health'], summary: 'Ready to serve: the database and the image store answer', response: { 200: readySchema, 503: notReadySchema } } },
+    { config: neverCached, schema: { tags: ['health'], summary: 'Ready to serve: the database and the image store answer', response: { 200: readySchema, 503: notReadySchema } } },
     async (request, reply) => {
       const [database, storage] = await Promise.all([
         check(() => pingDatabase(deps.db)),

@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app-deps.js';
-import { clientKey, PUBLIC_READ_LIMIT, type ReadLimit } from '../rate-limit/rate-limit.js';
+import { declaredReadLimit } from '../cache/route-caching.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
 
 /**
- * How every public read API starts: counts the read against the client's limit (in memory, added
+ * How every public read API starts: counts the read against the client's limit (the one its route
+ * declares with its caching, which the cache's hits keep too; in memory, added
  * to the shared counters in batches), marks the answer private to its reader (it carries their own
  * votes), and gives the signed-in reader's id, or null.
  */
@@ -11,10 +13,15 @@ export async function publicReader(
   deps: Pick<AppDeps, 'limiter' | 'sessions'>,
   request: FastifyRequest,
   reply: FastifyReply,
-  limit: ReadLimit = PUBLIC_READ_LIMIT,
 ): Promise<string | null> {
-  deps.limiter.enforceBatched(`${limit.prefix}:${clientKey(request.ip)}`, limit.rule, limit.message);
+  countRead(deps, request);
   const viewer = await deps.sessions.optionalUser(request);
   void reply.header('cache-control', 'private, no-cache');
   return viewer?.id ?? null;
+}
+
+/** Counts a read against the limit its route declares (in memory, added to the shared counters in batches). */
+export function countRead(deps: Pick<AppDeps, 'limiter'>, request: FastifyRequest): void {
+  const limit = declaredReadLimit(request);
+  deps.limiter.enforceBatched(`${limit.prefix}:${clientKey(request.ip)}`, limit.rule, limit.message);
 }

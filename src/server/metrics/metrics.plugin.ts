@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
+import { neverCached } from '../cache/route-caching.js';
 
 /** What the metrics read from the rest of the app, on each scrape or as it happens. */
 export interface MetricsSources {
@@ -99,7 +100,7 @@ export async function registerMetrics(app: FastifyInstance, config: NonNullable<
   const exposition = async () => ({ body: await registry.metrics(), contentType: registry.contentType });
   if (config.token) {
     const expected = Buffer.from(`Bearer ${config.token}`);
-    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    app.get('/metrics', { schema: { hide: true }, config: neverCached }, async (request, reply) => {
       const given = Buffer.from(request.headers.authorization ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         // Answered here: this route is declared before the app's error handler exists.

@@ -14,6 +14,7 @@ import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
 import type { SessionUser } from '../auth/session.js';
 import { createReport, getOverview, isModerator, notAModerator, performAction } from './moderation.service.js';
+import { neverCached } from '../cache/route-caching.js';
 
 /** Reports per reader: more than anyone files by hand, a stop for a script flooding the moderators. */
 export const REPORT_RATE_LIMIT = { max: 20, windowSeconds: 10 * 60 };
@@ -54,6 +55,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.get(
     '/api/moderation/access',
     {
+      config: neverCached,
       schema: {
         tags: ['moderation'],
         summary: 'Whether the signed-in user is a moderator: 200 for moderators, 404 for everyone else',
@@ -70,6 +72,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.get(
     '/api/moderation',
     {
+      config: neverCached,
       schema: {
         tags: ['moderation'],
         summary: 'Open reports, hidden content, suspended accounts and the moderation log (moderators only)',
@@ -116,6 +119,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.get(
     '/api/moderation/queue',
     {
+      config: neverCached,
       schema: {
         tags: ['moderation'],
         summary: 'The durable job queue: jobs by state, and the failed ones with their last error (moderators only)',

@@ -31,6 +31,7 @@ import {
   TARGETS,
   type TargetRow,
 } from './moderation.repository.js';
+import { EVERYTHING_TAG, LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 
 export interface ModerationDeps {
   db: Kysely<Database>;
@@ -171,7 +172,7 @@ export async function performAction(deps: ModerationDeps, moderator: SessionUser
         return changed.blogId;
       });
       // Lists show comment counts; the blog's page shows its comments.
-      return ['lists', `blog:${blogId}`];
+      return [LISTS_TAG, blogTag(blogId)];
     }
     case 'suspend':
     case 'unsuspend': {
@@ -197,7 +198,7 @@ export async function performAction(deps: ModerationDeps, moderator: SessionUser
           report_id: reportId,
         });
       });
-      return ['*'];
+      return [EVERYTHING_TAG];
     }
     case 'dismiss': {
       const id = parseId(input.reportId, () => notFound('This report does not exist.'));

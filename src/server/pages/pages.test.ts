@@ -282,4 +282,28 @@ describe('server-rendered pages in the response cache', () => {
     const revalidated = await t.app.inject({ method: 'GET', url: '/about', headers: { 'if-none-match': String(first.headers.etag) } });
     expect(revalidated.statusCode).toBe(304);
   });
+
+  it("keeps the pages each screen declares, under the screen's tags, and never the others", async () => {
+    const writer = await signUpUser(t.app);
+    const blog = await postBlog(t.app, writer, { title: 'A kept page', blog: 'Its text.' });
+    const other = await postBlog(t.app, writer, { title: 'Another kept page', blog: 'Its text.' });
+    const page = (url: string) => t.app.inject({ method: 'GET', url });
+    for (const url of ['/', '/?sort=new&page=1', `/viewBlog?id=${blog.id}`, `/viewBlog?id=${other.id}`, '/search?searchTerm=kept', `/author?id=${writer.id}`, '/tags', '/support']) {
+      expect((await page(url)).statusCode, url).toBe(200);
+      expect((await page(url)).headers['x-cache'], url).toBe('hit');
+    }
+    // Screens about their reader ('never') and not-found answers are never kept.
+    for (const url of ['/create', '/settings', '/drafts', '/no-such-page']) {
+      await page(url);
+      expect((await page(url)).headers['x-cache'], url).toBeUndefined();
+    }
+    // A vote on one blog drops its page and the lists, not the other blog's page or the static ones.
+    const voter = await signUpUser(t.app);
+    const vote = await t.app.inject({ method: 'PUT', url: `/api/blogs/${blog.id}/vote`, headers: { cookie: voter.cookie, origin: TEST_PUBLIC_URL }, payload: { direction: 'up' } });
+    expect(vote.statusCode, vote.body).toBe(200);
+    expect((await page(`/viewBlog?id=${blog.id}`)).headers['x-cache']).toBe('miss');
+    expect((await page('/')).headers['x-cache']).toBe('miss');
+    expect((await page(`/viewBlog?id=${other.id}`)).headers['x-cache']).toBe('hit');
+    expect((await page('/support')).headers['x-cache']).toBe('hit');
+  }, 120_000);
 });

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_STATE_ID, type ApiTransport, type RenderedPage, type SiteInfo } from '../../shared/page-render.js';
+import { declarePageTags } from '../cache/response-cache.plugin.js';
 import { preferredEncoding } from '../http/accept-encoding.js';
 import type { PageRenderer } from './page-renderer.js';
 
@@ -69,6 +70,7 @@ export function createPageHandler(app: FastifyInstance, { renderer, site }: Page
       return reply.status(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(SERVER_ERROR_PAGE);
     }
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
+    declarePageTags(request, page.cacheTags);
     reply.status(page.status).header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
     // Pages answer from the not-found handler, which @fastify/compress's per-route hooks do not
     // reach, so the page is compressed here.

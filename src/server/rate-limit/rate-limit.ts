@@ -39,8 +39,8 @@ export interface ReadLimit {
 
 /**
  * Per client address on the public read APIs (lists, a blog, comments): generous for a reader,
- * a stop for a scraper. Counted by `publicReader` (http/public-read.ts); their answers from the
- * response cache keep it too (`readLimitFor`).
+ * a stop for a scraper. Declared by each route with its caching (`cachedAs`), counted by
+ * `publicReader` (http/public-read.ts), and kept by the response cache's hits too.
  */
 export const PUBLIC_READ_LIMIT: ReadLimit = {
   prefix: 'read',

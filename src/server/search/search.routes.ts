@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { searchPageSchema, searchQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
+import { cachedAs, LISTS } from '../cache/route-caching.js';
 import { publicReader } from '../http/public-read.js';
 import { SEARCH_LIMIT } from '../rate-limit/rate-limit.js';
 import { searchBlogs } from './search.service.js';
@@ -10,6 +11,8 @@ export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
   app.get(
     '/api/search',
     {
+      // The cache keeps the anonymous answer (no votes in it); a signed-in reader's is their own.
+      config: cachedAs(LISTS, { readLimit: SEARCH_LIMIT }),
       schema: {
         tags: ['search'],
         summary:
@@ -20,7 +23,7 @@ export const searchRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     },
     async (request, reply) => {
       // Each blog carries the caller's own vote: no shared cache may keep one caller's answer.
-      const viewerId = await publicReader(deps, request, reply, SEARCH_LIMIT);
+      const viewerId = await publicReader(deps, request, reply);
       const { in: searchIn, ...query } = request.query;
       return searchIn === 'all' ? searchBlogsInText(deps, { ...query, viewerId }) : searchBlogs(deps, { ...query, viewerId });
     },

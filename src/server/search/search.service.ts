@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { countMatchingBlogs, preferTitleIndex, searchBlogRows } from './search.repository.js';
 import { searchWords } from './search-words.js';
+import { LISTS_TAG } from '../../shared/cache-tags.js';
 
 export interface SearchDeps {
   db: Kysely<Database>;
@@ -39,7 +40,7 @@ export async function searchBlogs(
   const offset = (input.page - 1) * PAGE_SIZE;
   // The page as anyone sees it, kept in memory until a write changes a list; the viewer's own
   // votes are read fresh for every answer.
-  const shared = await deps.publicData.remember(`search:${words.join(' ')}:${input.page}`, ['lists'], () =>
+  const shared = await deps.publicData.remember(`search:${words.join(' ')}:${input.page}`, [LISTS_TAG], () =>
     deps.db.transaction().execute(async (trx) => {
       const total = await countMatchingBlogs(trx, words);
       if (offset >= total) return { items: [], total };

@@ -10,6 +10,7 @@ import type { ImageStorage } from '../storage/storage.js';
 import { searchWords } from './search-words.js';
 import { snippetParts } from './snippet-parts.js';
 import { countTextMatchesQuery, prepareTextSearch, selectMatchPage, type MatchPage } from './text-search.repository.js';
+import { LISTS_TAG } from '../../shared/cache-tags.js';
 
 /**
  * A search in text ranks every match (`ts_rank` reads and decompresses each match's vector, about
@@ -57,7 +58,7 @@ export async function searchBlogsInText(
   const term = input.searchTerm.normalize('NFC').replace(/\s+/g, ' ').trim();
 
   const offset = (input.page - 1) * PAGE_SIZE;
-  const shared = await deps.publicData.remember(`text:${input.page}:${term}`, ['lists'], async () => {
+  const shared = await deps.publicData.remember(`text:${input.page}:${term}`, [LISTS_TAG], async () => {
     const page = async (db: Kysely<Database>, counts: Counts) => {
       if (offset >= counts.total) return { items: [], total: counts.total };
       const rows = await selectMatchPage(db, term, matchPage(counts, offset)).execute();

@@ -25,6 +25,7 @@ import {
   unsubscribeByToken,
   type SubscriptionDeps,
 } from './subscriptions.service.js';
+import { neverCached } from '../cache/route-caching.js';
 
 /** E-mail subscriptions to the site or to an author: subscribe, confirm, unsubscribe, and the reader's own list. */
 export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -51,6 +52,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
   app.get(
     '/api/subscriptions/by-token',
     {
+      config: neverCached,
       schema: {
         tags: ['subscriptions'],
         summary: 'What a confirmation or unsubscribe link is about',
@@ -103,6 +105,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
   app.get(
     '/api/settings/subscriptions',
     {
+      config: neverCached,
       schema: {
         tags: ['subscriptions'],
         summary: "The signed-in reader's confirmed subscriptions",
@@ -136,6 +139,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
   app.get(
     '/api/authors/:id/subscribers',
     {
+      config: neverCached,
       schema: {
         tags: ['subscriptions'],
         summary: 'How many confirmed subscribers the author has (the author only)',

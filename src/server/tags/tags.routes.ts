@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tagsPageSchema, tagsQuerySchema, tagSuggestionsQuerySchema, tagSuggestionsSchema } from '../../shared/tag-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { clientKey, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
+import { cachedAs, LISTS } from '../cache/route-caching.js';
+import { countRead } from '../http/public-read.js';
+import { PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
 import { listTags, suggestTags } from './tags.service.js';
 
 /**
@@ -12,6 +14,7 @@ export const tagRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/api/tags',
     {
+      config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
       schema: {
         tags: ['tags'],
         summary: 'One page of the tags of public blogs, the most used first (100 a page), with how many public blogs carry each',
@@ -20,7 +23,7 @@ export const tagRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      deps.limiter.enforceBatched(`${PUBLIC_READ_LIMIT.prefix}:${clientKey(request.ip)}`, PUBLIC_READ_LIMIT.rule, PUBLIC_READ_LIMIT.message);
+      countRead(deps, request);
       void reply.header('cache-control', 'no-cache');
       return listTags(deps, request.query.page);
     },
@@ -29,6 +32,7 @@ export const tagRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/api/tag-suggestions',
     {
+      config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
       schema: {
         tags: ['tags'],
         summary: "The most used tags starting with `prefix` (the editor's suggestions as a writer types), at most 8",
@@ -37,7 +41,7 @@ export const tagRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      deps.limiter.enforceBatched(`${PUBLIC_READ_LIMIT.prefix}:${clientKey(request.ip)}`, PUBLIC_READ_LIMIT.rule, PUBLIC_READ_LIMIT.message);
+      countRead(deps, request);
       void reply.header('cache-control', 'no-cache');
       return suggestTags(deps, request.query.prefix);
     },

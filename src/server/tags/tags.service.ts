@@ -3,6 +3,7 @@ import { normaliseTag, TAG_SUGGESTION_COUNT, TAGS_PAGE_SIZE, type TagSuggestions
 import type { PublicData } from '../cache/public-data.js';
 import type { Database } from '../db/schema.js';
 import { selectTagSuggestions, selectTagsPage } from './tags.repository.js';
+import { LISTS_TAG } from '../../shared/cache-tags.js';
 
 export interface TagsDeps {
   db: Kysely<Database>;
@@ -11,7 +12,7 @@ export interface TagsDeps {
 
 /** The tags of public blogs, the most used first, `TAGS_PAGE_SIZE` a page; kept in memory until a write changes a list. */
 export async function listTags(deps: TagsDeps, page: number): Promise<TagsPage> {
-  const shared = await deps.publicData.remember(`tags:${page}`, ['lists'], async () => {
+  const shared = await deps.publicData.remember(`tags:${page}`, [LISTS_TAG], async () => {
     // One row more than a page says whether another page exists.
     const rows = await selectTagsPage(deps.db, { offset: (page - 1) * TAGS_PAGE_SIZE, limit: TAGS_PAGE_SIZE + 1 }).execute();
     return { items: rows.slice(0, TAGS_PAGE_SIZE).map((row) => ({ name: row.tag, blogs: row.blogs })), hasMore: rows.length > TAGS_PAGE_SIZE };

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogPageSchema, blogSchema, type BlogPage } from '../../shared/blog-schema.js';
 import { tagMessages, tagsPageSchema, tagSuggestionsSchema, TAGS_PAGE_SIZE } from '../../shared/tag-schema.js';
 import { selectPageIds } from '../blogs/blogs.repository.js';
-import { cacheTagsFor } from '../cache/response-cache.plugin.js';
 import { explain } from '../testing/query-plans.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
@@ -275,12 +274,6 @@ describe('tags', () => {
       return explain(trx, selectPageIds(trx, 'top', { offset: 0, limit: 6, tag: 'orchard-none' }));
     });
     expect(plan).toContain('blogs_tags_idx');
-  });
-
-  it('names tag pages, the tags list, suggestions and searches in text as lists for the caches', () => {
-    for (const url of ['/tag?name=x', '/tag?name=x&sort=new&page=2', '/tags', '/tags?page=2', '/api/tags', '/api/tag-suggestions?prefix=a', '/api/blogs?tag=x', '/search?searchTerm=a&in=all', '/api/search?searchTerm=a&in=all']) {
-      expect(cacheTagsFor(url), url).toEqual(['lists']);
-    }
   });
 });
 

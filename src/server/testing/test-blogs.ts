@@ -6,7 +6,7 @@ import { TEST_PUBLIC_URL } from './test-app.js';
 import type { TestUser } from './test-users.js';
 
 /** Creates a blog through the API as `user`, the way the browser's form sends it (multipart, from the site's origin). */
-export async function postBlog(app: App, user: TestUser, fields: { title: string; blog: string }, image?: Buffer): Promise<Blog> {
+export async function postBlog(app: App, user: TestUser, fields: { title: string; blog: string; tags?: string }, image?: Buffer): Promise<Blog> {
   const form = await multipart(fields, image && { data: image, filename: 'cover.png', type: 'image/png' });
   const response = await app.inject({
     method: 'POST',

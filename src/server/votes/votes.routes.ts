@@ -7,6 +7,7 @@ import { notFound } from '../errors.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { castVote, removeVote } from './votes.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
+import { changes, theBlogAndLists } from '../cache/route-caching.js';
 
 /**
  * Per client address: more than anyone clicks by hand, a stop for a script. Counted in memory and
@@ -20,6 +21,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.put(
     '/api/blogs/:id/vote',
     {
+      config: changes(theBlogAndLists),
       schema: {
         tags: ['votes'],
         summary: "Vote a blog up or down; voting the other way moves the user's vote",
@@ -46,6 +48,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.delete(
     '/api/blogs/:id/vote',
     {
+      config: changes(theBlogAndLists),
       schema: {
         tags: ['votes'],
         summary: "Take the user's vote on a blog back (nothing to do when there is none)",

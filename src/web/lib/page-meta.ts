@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { absoluteUrl } from '../../shared/paths';
 import type { SiteInfo } from '../../shared/page-render';
+import type { PageCaching } from '../../shared/cache-tags';
 
 export const SITE_DESCRIPTION = 'Read, write and vote on blogs.';
 
@@ -31,6 +32,8 @@ export type MetaFunction = (args: MetaArgs) => PageMeta;
 /** Route `handle`s: how the route describes itself and what its loading error says. */
 export interface RouteHandle {
   meta: MetaFunction;
+  /** What the page shows, for the server's response cache (`Screen.cache`); unset: never kept. */
+  cache?: PageCaching;
   /** The start of the message when the route's data fails to load ('The blogs could not be loaded.'). */
   loadError?: string;
 }

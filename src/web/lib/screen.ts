@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { LoaderFunction } from 'react-router';
+import type { PageCaching } from '../../shared/cache-tags';
 import type { MetaFunction } from './page-meta';
 
 /**
@@ -12,6 +13,11 @@ export interface Screen {
   Component: ComponentType;
   loader?: (queryClient: QueryClient) => LoaderFunction;
   meta: MetaFunction;
+  /**
+   * What the page shows, as the response cache's tags, or 'never': the server keeps the page
+   * rendered for anonymous readers under them until a write names one (`docs/response-cache.md`).
+   */
+  cache: PageCaching;
   /** The start of the message when the data fails to load. */
   loadError?: string;
   /** Shown instead of the generic not-found page when the loader answers 404. */

@@ -1,5 +1,6 @@
 import { paths } from '../../shared/paths';
 import type { Screen } from '../lib/screen';
+import { STATIC_PAGE } from '../../shared/cache-tags';
 
 function AboutPage() {
   return (
@@ -39,6 +40,7 @@ function AboutPage() {
 }
 
 export const aboutScreen: Screen = {
+  cache: STATIC_PAGE,
   Component: AboutPage,
   meta: () => ({ title: 'About', description: 'What this site is, who writes here, and how it works.', path: paths.about() }),
 };

@@ -32,6 +32,7 @@ function BlogGeneratorSavingDrafts() {
 }
 
 export const aiScreen: Screen = {
+  cache: 'never',
   Component: AiPage,
   meta: () => ({ title: 'AI Blog Generator', description: SITE_DESCRIPTION, path: paths.ai() }),
 };

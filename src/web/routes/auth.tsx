@@ -31,6 +31,7 @@ function AuthPage() {
 }
 
 export const authScreen: Screen = {
+  cache: 'never',
   Component: AuthPage,
   meta: () => ({ title: 'Login or Register', description: SITE_DESCRIPTION, path: paths.auth() }),
 };

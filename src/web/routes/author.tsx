@@ -11,6 +11,7 @@ import { SubscriberCount } from '../features/subscriptions/components/subscriber
 import { loadQuery, routeError } from '../lib/load-query';
 import type { Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
+import { LIST_PAGE } from '../../shared/cache-tags';
 
 const listOf = (url: URL) => ({ id: url.searchParams.get('id') ?? '', page: pageFromUrl(url.searchParams.get('page')) });
 
@@ -59,6 +60,7 @@ function AuthorPage() {
 }
 
 export const authorScreen: Screen = {
+  cache: LIST_PAGE,
   Component: AuthorPage,
   loader: (queryClient) => async ({ request }) => {
     const { id, page } = listOf(new URL(request.url));

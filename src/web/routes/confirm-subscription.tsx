@@ -15,6 +15,7 @@ function ConfirmSubscriptionPage() {
 }
 
 export const confirmSubscriptionScreen: Screen = {
+  cache: 'never',
   Component: ConfirmSubscriptionPage,
   // Reading what the link is about changes nothing: a mail scanner's GET confirms no one.
   loader: (queryClient) => async ({ request }) => {

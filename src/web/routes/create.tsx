@@ -92,6 +92,7 @@ function CreateBlogForm({ author }: { author: string }) {
 }
 
 export const createScreen: Screen = {
+  cache: 'never',
   Component: CreatePage,
   meta: () => ({ title: 'Create a Blog', description: SITE_DESCRIPTION, path: paths.create() }),
 };

@@ -41,6 +41,7 @@ function Drafts() {
 }
 
 export const draftsScreen: Screen = {
+  cache: 'never',
   Component: DraftsPage,
   meta: () => ({ title: DRAFT_TEXTS.myDrafts, description: SITE_DESCRIPTION, path: paths.drafts() }),
   loadError: 'Your drafts could not be loaded.',

@@ -220,6 +220,7 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
 }
 
 export const editScreen: Screen = {
+  cache: 'never',
   Component: EditPage,
   // The spec's rule, kept by the server too: no id goes home.
   loader: () => ({ request }) => (new URL(request.url).searchParams.get('id') ? null : redirect(paths.home())),

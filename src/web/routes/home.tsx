@@ -13,6 +13,7 @@ import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
 import { useSession } from '../lib/session';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
+import { LIST_PAGE } from '../../shared/cache-tags';
 
 const listOf = (url: URL) => ({ page: pageFromUrl(url.searchParams.get('page')), sort: sortFromUrl(url.searchParams.get('sort')) });
 
@@ -69,6 +70,7 @@ function HomePage() {
 }
 
 export const homeScreen: Screen = {
+  cache: LIST_PAGE,
   Component: HomePage,
   loader: (queryClient) => async ({ request }) => {
     const { page, sort } = listOf(new URL(request.url));

@@ -27,6 +27,7 @@ function ModerationPage() {
 }
 
 export const moderationScreen: Screen = {
+  cache: 'never',
   Component: ModerationPage,
   meta: () => ({ title: messages.moderation, description: SITE_DESCRIPTION, path: paths.moderation() }),
 };

@@ -11,6 +11,7 @@ import { searchBlogsQueryOptions } from '../features/search/api/search-blogs';
 import { loadQuery } from '../lib/load-query';
 import type { Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
+import { LIST_PAGE } from '../../shared/cache-tags';
 
 /** `?in=all` is 'Search in text too'; anything else is the spec's search of titles. */
 const searchInFromUrl = (value: string | null): SearchIn => (value === 'all' ? 'all' : 'title');
@@ -102,6 +103,7 @@ function NoBlogsFound() {
 }
 
 export const searchScreen: Screen = {
+  cache: LIST_PAGE,
   Component: SearchPage,
   loader: (queryClient) => async ({ request }) => {
     const { searchTerm, page, searchIn } = searchOf(new URL(request.url));

@@ -70,6 +70,7 @@ function Settings({ user }: { user: SignedInUser }) {
 }
 
 export const settingsScreen: Screen = {
+  cache: 'never',
   Component: SettingsPage,
   meta: () => ({ title: 'Settings', description: SITE_DESCRIPTION, path: paths.settings() }),
 };

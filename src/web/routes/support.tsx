@@ -2,6 +2,7 @@ import Accordion from 'react-bootstrap/Accordion';
 import { ContactForm } from '../features/contact/components/contact-form';
 import { paths } from '../../shared/paths';
 import type { Screen } from '../lib/screen';
+import { STATIC_PAGE } from '../../shared/cache-tags';
 
 const FAQ = [
   {
@@ -52,6 +53,7 @@ function SupportPage() {
 }
 
 export const supportScreen: Screen = {
+  cache: STATIC_PAGE,
   Component: SupportPage,
   meta: () => ({ title: 'Support', description: 'Answers to common questions, and a form to contact us.', path: paths.support() }),
 };

@@ -11,6 +11,7 @@ import { TAG_TEXTS } from '../features/tags/tag-texts';
 import { loadQuery, routeError } from '../lib/load-query';
 import type { Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
+import { LIST_PAGE } from '../../shared/cache-tags';
 
 /** The tag named in the URL made canonical (`React` is `react`), or undefined when it cannot be a tag. */
 const tagFrom = (params: URLSearchParams): string | undefined => tagNameSchema.safeParse(params.get('name') ?? '').data;
@@ -63,6 +64,7 @@ function TagPage() {
 }
 
 export const tagScreen: Screen = {
+  cache: LIST_PAGE,
   Component: TagPage,
   loader: (queryClient) => async ({ request }) => {
     const { tag, page, sort } = listOf(new URL(request.url));

@@ -7,6 +7,7 @@ import { TAG_TEXTS } from '../features/tags/tag-texts';
 import { loadQuery } from '../lib/load-query';
 import type { Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
+import { LIST_PAGE } from '../../shared/cache-tags';
 
 /** /tags?page=N : the tags of public blogs, the most used first, each with its number of blogs. */
 function TagsPage() {
@@ -22,6 +23,7 @@ function TagsPage() {
 }
 
 export const tagsScreen: Screen = {
+  cache: LIST_PAGE,
   Component: TagsPage,
   loader: (queryClient) => async ({ request }) => {
     await loadQuery(queryClient, getTagsQueryOptions(pageFromUrl(new URL(request.url).searchParams.get('page'))));

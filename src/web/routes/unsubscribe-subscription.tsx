@@ -18,6 +18,7 @@ function UnsubscribeSubscriptionPage() {
 }
 
 export const unsubscribeSubscriptionScreen: Screen = {
+  cache: 'never',
   Component: UnsubscribeSubscriptionPage,
   loader: (queryClient) => async ({ request }) => {
     const token = tokenOf(new URL(request.url));

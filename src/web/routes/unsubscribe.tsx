@@ -10,6 +10,7 @@ function UnsubscribePage() {
 }
 
 export const unsubscribeScreen: Screen = {
+  cache: 'never',
   Component: UnsubscribePage,
   // The canonical path leaves the token out: it is the reader's own.
   meta: () => ({ title: 'Unsubscribe', description: 'Stop e-mails about comments and replies.', path: paths.unsubscribe('') }),

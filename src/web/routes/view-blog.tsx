@@ -17,6 +17,7 @@ import { useSession } from '../lib/session';
 import { loadQuery, routeError } from '../lib/load-query';
 import { absoluteImageUrl, describe, SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
+import { blogTag } from '../../shared/cache-tags';
 
 const idOf = (url: URL) => url.searchParams.get('id') ?? '';
 
@@ -82,6 +83,11 @@ function BlogView({ blog, viewerId, commentsBlogId }: { blog: Blog; viewerId: st
 }
 
 export const viewBlogScreen: Screen = {
+  // The blog's own tag: its page changes with the blog and its comments.
+  cache: (url) => {
+    const id = url.searchParams.get('id');
+    return id ? [blogTag(id)] : undefined;
+  },
   Component: ViewBlogPage,
   loader: (queryClient) => async ({ request }) => {
     const id = idOf(new URL(request.url));

@@ -1,0 +1,27 @@
+/**
+ * The names the response cache keeps answers under, shared by the server's routes and the web
+ * app's screens, which declare them where they are defined (`docs/response-cache.md`).
+ */
+
+/** Every list a blog's change may reorder or recount: home, author and tag pages, search, feeds, sitemap. */
+export const LISTS_TAG = 'lists';
+/** Pages whose text never changes while the server runs (About, Support, robots.txt). */
+export const STATIC_TAG = 'static';
+/** Everything: an account's deletion reaches every list and every page of theirs. */
+export const EVERYTHING_TAG = '*';
+
+/** One blog: its API answer, its comments and its page. */
+export function blogTag(id: string): string {
+  return `blog:${id}`;
+}
+
+/**
+ * What a page shows, declared by its screen: the cache tags of the page rendered for `url`, or
+ * 'never' for a page that is not kept (it is about its reader, or changes without a write).
+ */
+export type PageCaching = 'never' | ((url: URL) => readonly string[] | undefined);
+
+/** A page of lists (home, search, an author's or a tag's blogs, the tags). */
+export const LIST_PAGE: PageCaching = () => [LISTS_TAG];
+/** A page of fixed text. */
+export const STATIC_PAGE: PageCaching = () => [STATIC_TAG];
