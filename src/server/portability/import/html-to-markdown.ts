@@ -22,6 +22,16 @@ turndown.addRule('figcaption', {
   replacement: (content) => (content.trim() ? `\n\n*${content.trim()}*\n\n` : ''),
 });
 
+// Bare addresses (WordPress's embeds are a URL on its own line) stay addresses: escaping their `_`
+// would break the link the renderer makes of them.
+const escapeText = turndown.escape.bind(turndown);
+const BARE_URL = /(https?:\/\/[^\s<>"]+)/g;
+turndown.escape = (text: string) =>
+  text
+    .split(BARE_URL)
+    .map((part, index) => (index % 2 === 1 ? part : escapeText(part)))
+    .join('');
+
 export function htmlToMarkdown(html: string): string {
   if (!html.trim()) return '';
   // WordPress keeps paragraphs as blank lines in `content:encoded` (its `wpautop`), not as <p>.

@@ -154,7 +154,12 @@ async function openZip(file: string, limits: ArchiveLimits): Promise<ImportArchi
         zip.readEntry();
       });
       zip.once('end', () => resolve());
-      zip.once('error', (err: Error) => fail(`not a readable zip (${err.message}).`));
+      zip.once('error', (err: Error) => {
+        // yauzl checks names too, before our handler sees the entry.
+        const traversal = /^(?:invalid relative path|absolute path): (.*)$/.exec(err.message);
+        if (traversal) fail(`the entry ${JSON.stringify(traversal[1])} names a path outside the archive (path traversal); refused.`);
+        else fail(`not a readable zip (${err.message}).`);
+      });
       zip.readEntry();
     });
   } catch (error) {

@@ -37,7 +37,7 @@ function parseOptions(argv: string[]) {
   return { file: positionals[0]!, dryRun: values['dry-run'] ?? false, owner, sourceUrl: values['source-url'] };
 }
 
-async function main() {
+async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -48,13 +48,14 @@ async function main() {
       onLine: (line) => console.log(line),
     });
     console.log(formatImportReport(report));
-    process.exitCode = report.posts.failed > 0 ? 1 : 0;
+    return report.posts.failed > 0 ? 1 : 0;
   } finally {
     await database.close();
   }
 }
 
-main().catch((err: unknown) => {
+// PGlite's runtime sets process.exitCode of its own when it closes: the code is given to exit.
+main().then((code) => process.exit(code), (err: unknown) => {
   const known = err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof UsageError || err instanceof ImportRefused || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
   console.error(known || err instanceof Error ? (err as Error).message : err);
   if (!known && err instanceof Error && err.stack) console.error(err.stack);

@@ -153,7 +153,7 @@ interface PostContext {
 }
 
 async function importPost(deps: ImportDeps, archive: ImportArchive, reader: ImportReader, post: ImportedPost, ctx: PostContext): Promise<PostProblem | undefined> {
-  const label = post.title ? `"${post.title.slice(0, 80)}"` : post.sourceId;
+  const label = post.title ? `"${post.title.slice(0, 80)}"` : '(untitled)';
   const problem = (field: string, message: string): PostProblem => ({ post: `${label} (${reader.format} id ${post.sourceId})`, field, message });
   const existing = await findImportedPost(deps.db, reader.source, post.sourceId);
   if (existing) {

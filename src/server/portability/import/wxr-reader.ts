@@ -63,7 +63,7 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link:
     failure ??= refuse('the file declares a DTD (<!DOCTYPE …>); a WordPress export has none, and entity declarations (entity bombs, external entities) are refused');
   });
   parser.on('error', (err) => {
-    failure ??= refuse(`not well-formed XML (${err.message.replace(/^.*?:\d+:\d+: /, '')})`);
+    failure ??= refuse(`not well-formed XML (${err.message.replace(/^(?:.*?:)?\d+:\d+: /, '')})`);
   });
   parser.on('opentag', (tag) => {
     if (stack.length === 0) {
