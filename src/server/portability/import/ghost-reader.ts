@@ -21,6 +21,8 @@ const ghostDataSchema = loose({
   blogging_site_comments: z
     .array(loose({ id, post_id: id, parent_id: id.nullish(), author_email: z.unknown(), author_name: z.unknown().optional(), markdown: z.string(), created_at: z.unknown() }))
     .default([]),
+  /** Our own extension too: each post's Markdown as written, preferred to its HTML on import. */
+  blogging_site_markdown: z.array(loose({ post_id: id, markdown: z.string() })).default([]),
 });
 type GhostData = z.infer<typeof ghostDataSchema>;
 
@@ -79,6 +81,7 @@ async function* ghostPosts(data: GhostData): AsyncIterable<ReadItem> {
   const tagsByPost = groupBy(data.posts_tags, (row) => row.post_id);
   const authorsByPost = groupBy(data.posts_authors, (row) => row.post_id);
   const commentsByPost = groupBy(data.blogging_site_comments, (row) => row.post_id);
+  const markdownByPost = new Map(data.blogging_site_markdown.map((row) => [row.post_id, row.markdown]));
   for (const raw of data.posts) {
     const label = typeof raw.title === 'string' && raw.title ? `"${raw.title.slice(0, 80)}" (id ${String(raw.id)})` : `id ${String(raw.id)}`;
     try {
@@ -105,7 +108,7 @@ async function* ghostPosts(data: GhostData): AsyncIterable<ReadItem> {
       const post: ImportedPost = {
         sourceId: postId,
         title: (raw.title as string | null | undefined) ?? '',
-        body: htmlToMarkdown((raw.html as string | null | undefined) ?? ''),
+        body: markdownByPost.get(postId) ?? htmlToMarkdown((raw.html as string | null | undefined) ?? ''),
         status: raw.status === 'sent' ? 'published' : status,
         createdAt: status === 'published' ? (publishedAt ?? createdAt) : createdAt,
         updatedAt: parseDate(raw.updated_at, 'updated_at'),
