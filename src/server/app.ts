@@ -14,6 +14,7 @@ import { createAuth } from './auth/auth.js';
 import { createBackgroundTasks, type BackgroundTasks } from './background/background-tasks.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
+import { myDataRoutes } from './portability/my-data.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
 import { commentMailRoutes } from './comments/comment-mail.routes.js';
@@ -211,6 +212,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(contactRoutes, deps);
   await app.register(authRoutes, deps);
   await app.register(accountRoutes, deps);
+  await app.register(myDataRoutes, deps);
   await app.register(blogRoutes, deps);
   await app.register(blogEditorRoutes, deps);
   await app.register(inlineImageRoutes, deps);
