@@ -46,6 +46,10 @@ export default defineConfig({
                   // Spawns servers on their own PGlite, as main.test.ts does.
                   'src/server/storage-sweep/storage-sweep.crash.test.ts',
                   'src/server/storage-sweep/storage-sweep.cli.test.ts',
+                  'src/server/portability/import/import.cli.test.ts',
+                  // PGlite's own dump and restore; backup.postgres.test.ts is Postgres' (pg_dump).
+                  'src/server/portability/backup/backup.test.ts',
+                  'src/server/portability/backup/backup-running-server.test.ts',
                   'src/server/subscriptions/subscription-delivery.crash.test.ts',
                   // Spawns servers on their own PGlite: nothing in it depends on the test database.
                   'src/server/http/connection-hygiene.test.ts',

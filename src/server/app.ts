@@ -14,6 +14,7 @@ import { createAuth } from './auth/auth.js';
 import { createBackgroundTasks, type BackgroundTasks } from './background/background-tasks.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
+import { myDataRoutes } from './portability/my-data.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
 import { commentMailRoutes } from './comments/comment-mail.routes.js';
@@ -217,6 +218,7 @@ export async function buildApp(options: BuildAppOptions) {
     await features.register(contactRoutes, deps);
     await features.register(authRoutes, deps);
     await features.register(accountRoutes, deps);
+    await features.register(myDataRoutes, deps);
     await features.register(blogRoutes, deps);
     await features.register(blogEditorRoutes, deps);
     await features.register(inlineImageRoutes, deps);

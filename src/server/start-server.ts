@@ -4,6 +4,7 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { configureImageMemory } from './images/image-memory.js';
 import { describeSplit } from './memory/memory-budget.js';
+import { answerBackupSignal } from './portability/backup/backup-signal.js';
 import { createImageStorage } from './storage/storage.js';
 
 /** Starts the server (`main.ts` has read the config): database, migrations, listen; closes gracefully on SIGTERM/SIGINT. */
@@ -52,6 +53,8 @@ export async function startServer(config: Config) {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // With PGlite no other process may open the database: `npm run backup` asks this one.
+  if (database.kind === 'pglite') answerBackupSignal({ config, database, storage, log: app.log });
 
   // Start-up jobs (the Markdown backfill) finish before any request; the rest run in the background.
   await app.jobs.start();

@@ -18,6 +18,7 @@ import * as feedsChangedAt from './migrations/2026-11-24-01-feeds-changed-at.js'
 import * as queueAndSubscriptions from './migrations/2026-11-25-01-queue-and-subscriptions.js';
 import * as scheduledPublishing from './migrations/2026-11-25-03-scheduled-publishing.js';
 import * as tagsAndTextSearch from './migrations/2026-11-25-04-tags-and-text-search.js';
+import * as imports from './migrations/2026-11-25-06-imports.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-01-queue-and-subscriptions': queueAndSubscriptions,
   '2026-11-25-03-scheduled-publishing': scheduledPublishing,
   '2026-11-25-04-tags-and-text-search': tagsAndTextSearch,
+  '2026-11-25-06-imports': imports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

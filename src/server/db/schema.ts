@@ -281,6 +281,16 @@ export interface SubscriptionTable {
   created_at: Generated<Date>;
 }
 
+/** What an import wrote, so a second run of the same import writes nothing (migration 2026-11-25-06). */
+export interface ImportedItemTable {
+  source: string;
+  kind: 'post' | 'comment';
+  source_id: string;
+  blog_id: string | null;
+  comment_id: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -306,4 +316,5 @@ export interface Database {
   text_word_counts_changes: TextWordCountChangeTable;
   queued_jobs: QueuedJobTable;
   subscriptions: SubscriptionTable;
+  imported_items: ImportedItemTable;
 }

@@ -43,6 +43,18 @@ function Settings({ user }: { user: SignedInUser }) {
           <SubscriptionList userId={user.id} />
         </Card.Body>
       </Card>
+      <Card className="mb-4">
+        <Card.Body>
+          <h2 className="h5 mb-3">Your data</h2>
+          <p className="mb-3">
+            A .zip of your blogs as Markdown files with front matter, your images, comments and votes.
+          </p>
+          {/* A plain link: the browser downloads the file itself, with the session's cookie. */}
+          <a className="btn btn-outline-primary" href="/api/account/my-data.zip" download>
+            Download my data
+          </a>
+        </Card.Body>
+      </Card>
       {account.isPending ? (
         <LoadingPage />
       ) : account.isError ? (

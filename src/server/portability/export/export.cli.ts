@@ -1,0 +1,41 @@
+/**
+ * `npm run export [-- --out <file.zip>]`: the whole site as one zip Ghost's importer accepts
+ * (see `writeSiteExport`), by default `blogging-site-export-<date>.zip` in the current folder.
+ * With PGlite the server must be stopped first (one process owns DATA_DIR).
+ */
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../config.js';
+import { DataDirInUseError } from '../../db/data-dir-lock.js';
+import { openDatabase } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrate.js';
+import { createImageStorage } from '../../storage/storage.js';
+import { UsageError } from '../cli-support.js';
+import { writeSiteExport } from './site-export.service.js';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string' } }, strict: true });
+  const out = path.resolve(values.out ?? `blogging-site-export-${new Date().toISOString().slice(0, 10)}.zip`);
+  if (!out.endsWith('.zip')) throw new UsageError(`--out must name a .zip file (got ${JSON.stringify(values.out)})`);
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(database.db);
+    const summary = await writeSiteExport({ db: database.db, storage: createImageStorage(config) }, out);
+    console.log(`wrote ${out}: ${summary.posts} posts, ${summary.users} authors, ${summary.tags} tags, ${summary.comments} comments, ${summary.images} images`);
+    if (summary.missingImages.length) console.log(`images the database names but storage lacks (written empty):\n  ${summary.missingImages.join('\n  ')}`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const known = err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof UsageError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
+    console.error(known || err instanceof Error ? (err as Error).message : err);
+    if (!known && err instanceof Error && err.stack) console.error(err.stack);
+    process.exit(1);
+  },
+);

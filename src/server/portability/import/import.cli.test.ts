@@ -1,0 +1,41 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIXTURES, tempDir } from './import-test-support.js';
+
+const CLI = path.resolve(import.meta.dirname, 'import.cli.ts');
+
+/** `npm run import` as its built file runs, from source, on a DATA_DIR of its own (PGlite). */
+async function importCli(dataDir: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(32) },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('npm run import', () => {
+  const tmp = tempDir('import-cli-');
+  afterAll(() => tmp.remove());
+
+  it('dry run, import, import again; a refused file exits 1 with one line', { timeout: 180_000 }, async () => {
+    const dataDir = path.join(tmp.dir, 'data');
+    const json = path.join(FIXTURES, 'ghost-site/ghost-export.json');
+    const dry = await importCli(dataDir, json, '--dry-run');
+    expect(dry.stdout).toContain('Dry run, nothing changed. ghost export');
+    expect(dry.stdout).toContain('posts: 5 would be imported, 0 imported before (unchanged), 1 failed, 1 not posts (skipped)');
+    expect(dry.code).toBe(1);
+    const first = await importCli(dataDir, json);
+    expect(first.stdout).toMatch(/^imported\t"A walk round the harbour" \(published\) by grace@harbour-notes\.example$/m);
+    expect(first.stdout).toContain('"A post with a broken date" (id 6650a1f2c3b4a80001a1b006): published_at: "last Tuesday" is not a date');
+    const second = await importCli(dataDir, json);
+    expect(second.stdout).toContain('posts: 0 imported, 5 imported before (unchanged), 1 failed');
+    const refused = await importCli(dataDir, path.join(FIXTURES, 'README.md'), '--owner', 'not-an-address');
+    expect(refused).toMatchObject({ code: 1, stderr: '--owner: "not-an-address" is not an e-mail address\n' });
+  });
+});

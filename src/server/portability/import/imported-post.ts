@@ -1,0 +1,109 @@
+/**
+ * What every reader (Ghost, WordPress, Markdown) turns its format into: posts with their author,
+ * tags and comments, the text already in Markdown. The writer knows nothing of the formats.
+ */
+
+export interface ImportedPerson {
+  /** Lowercase; the account is found or made by it. */
+  email: string;
+  name: string;
+}
+
+export interface ImportedComment {
+  sourceId: string;
+  /** The comment it answers (any depth in the export; the writer keeps our one level of replies). */
+  parentSourceId: string | null;
+  author: ImportedPerson;
+  /** Markdown. */
+  body: string;
+  createdAt: Date;
+}
+
+export interface ImportedPost {
+  /** Unique inside its source: the export's own id (or the file's path for Markdown). */
+  sourceId: string;
+  title: string;
+  /** Markdown; images may still name files of the archive or remote URLs (see `resolveImage`). */
+  body: string;
+  status: 'draft' | 'published';
+  /** When it was published (drafts: when it was written); null lets the database say now. */
+  createdAt: Date | null;
+  updatedAt: Date | null;
+  /** Already canonical (see `tagsOf`), at most five. */
+  tags: string[];
+  author: ImportedPerson;
+  /** The cover image (Ghost's `feature_image`), as the export names it. */
+  coverImage: string | null;
+  comments: ImportedComment[];
+  /** Comments of the export left out, each with why (no e-mail, not approved). */
+  skippedComments: string[];
+}
+
+/** A post the reader could not make sense of: skipped, and named in the report with the field at fault. */
+export interface PostProblem {
+  post: string;
+  field: string;
+  message: string;
+}
+
+/** Something of the export that is deliberately not imported (a page, an attachment, a trashed post). */
+export interface SkippedItem {
+  post: string;
+  reason: string;
+}
+
+export type ReadItem = { post: ImportedPost } | { problem: PostProblem } | { skipped: SkippedItem };
+
+/** Says which archive file an image URL of a post names, or undefined when none. */
+export type ImageResolver = (url: string, post: ImportedPost) => string | undefined;
+
+export interface ImportReader {
+  format: 'ghost' | 'wordpress' | 'markdown';
+  /** Names the export (its format and, where it says, its site); with `sourceId`, a post's identity. */
+  source: string;
+  /** The posts, one at a time, in the export's order; a malformed file throws `ImportRefused`. */
+  posts(): AsyncIterable<ReadItem>;
+  resolveImage: ImageResolver;
+  /** Replaces placeholders of the old site's address in a post's links (Ghost's `__GHOST_URL__`). */
+  fixLinks?(markdown: string): string;
+}
+
+export class PostError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A date from an export, or a PostError naming the field. */
+export function parseDate(value: unknown, field: string): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(typeof value === 'number' ? value : String(value));
+  if (Number.isNaN(date.getTime())) throw new PostError(field, `${JSON.stringify(String(value)).slice(0, 60)} is not a date`);
+  return date;
+}
+
+/** Tags as we keep them: lowercase words joined by hyphens ('Getting Started' → `getting-started`), the first five. */
+export function tagsOf(names: readonly string[]): string[] {
+  const tags = names
+    .map((name) =>
+      name
+        .normalize('NFC')
+        .toLowerCase()
+        .replace(/[^\p{Ll}\p{Lo}\p{Lm}\p{N}\p{M}]+/gu, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 30)
+        .replace(/-+$/, ''),
+    )
+    .filter(Boolean);
+  return [...new Set(tags)].slice(0, 5);
+}
+
+export function personOf(email: unknown, name: unknown, field: string): ImportedPerson {
+  const address = typeof email === 'string' ? email.trim().toLowerCase() : '';
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) throw new PostError(field, `${JSON.stringify(String(email ?? ''))} is not an e-mail address`);
+  const display = typeof name === 'string' && name.trim() ? name.trim() : address.split('@')[0]!;
+  return { email: address, name: display.slice(0, 100) };
+}

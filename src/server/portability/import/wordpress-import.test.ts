@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runImport, type ImportReport } from './import.service.js';
+import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from './import-test-support.js';
+
+describe('import of a WordPress export (WXR)', () => {
+  let site: Awaited<ReturnType<typeof importSite>>;
+  let tmp: ReturnType<typeof tempDir>;
+  let report: ImportReport;
+  beforeAll(async () => {
+    site = await importSite();
+    tmp = tempDir('wxr-import-');
+    const zip = path.join(tmp.dir, 'wordpress.zip');
+    await writeZip(zip, await folderEntries(path.join(FIXTURES, 'wordpress-site')));
+    report = await runImport(site.deps, zip);
+  });
+  afterAll(async () => {
+    await site.close();
+    tmp.remove();
+  });
+
+  const blog = (title: string) =>
+    site.deps.db
+      .selectFrom('blogs')
+      .innerJoin('user', 'user.id', 'blogs.user_id')
+      .select(['blogs.id', 'blogs.body', 'blogs.html', 'blogs.status', 'blogs.tags', 'blogs.created_at', 'user.email'])
+      .where('blogs.title', '=', title)
+      .executeTakeFirstOrThrow();
+
+  it('counts what the theme-unit-test-style file holds', () => {
+    expect(report.format).toBe('wordpress');
+    expect(report.source).toBe('wordpress:https://wp-sample.example');
+    // 7 posts, a page, an attachment, a menu item and a trashed post.
+    expect(report.posts).toEqual({ imported: 6, unchanged: 0, failed: 2, skipped: 4 });
+    expect(report.problems.map((p) => [p.post, p.field, p.message])).toEqual([
+      ['(untitled) (wordpress id 1241)', 'title', 'Add a title!'],
+      ['"Edge Case: Unknown Author" (wp:post_id 1242)', 'dc:creator', '"someone-deleted" is not an author of the export (no <wp:author> with that login)'],
+    ]);
+    expect(report.comments).toEqual({ imported: 3, unchanged: 0, skipped: 3 });
+    expect(report.accountsCreated.sort()).toEqual(['jane.bloggs@wp-sample.example', 'john.doe@wp-sample.example', 'themedemos@wp-sample.example', 'themereviewteam@wp-sample.example']);
+    expect(report.images.stored).toBe(1);
+    expect(report.images.remote).toEqual(['https://wpthemetestdata.files.wordpress.com/2008/06/dsc04563.jpg']);
+  });
+
+  it('keeps dates, drafts, categories and tags, and Markdown from content:encoded', async () => {
+    const markup = await blog('Markup: HTML Tags and Formatting');
+    expect(markup.status).toBe('published');
+    expect(markup.created_at.toISOString()).toBe('2013-01-11T20:22:19.000Z');
+    expect(markup.tags).toEqual(['markup', 'css', 'html']);
+    expect(markup.email).toBe('themereviewteam@wp-sample.example');
+    expect(markup.body).toContain('> Stay hungry. Stay foolish.');
+    expect(markup.body).toContain('**The strong tag**');
+    expect(markup.body).not.toContain('alert(');
+    expect((await blog('Template: Draft')).status).toBe('draft');
+    expect((await blog('Template: Scheduled')).status).toBe('draft');
+    expect((await blog('Template: Paginated')).tags).toEqual([]);
+  });
+
+  it('leaves shortcodes and blocks as text, stores the uploaded image, links the remote one', async () => {
+    const gallery = await blog('Post Format: Gallery');
+    expect(gallery.html).toContain('[gallery columns="2" ids="771,770"]');
+    expect(gallery.html).toContain('A caption shortcode.');
+    expect(gallery.html).toContain('Galleries come from a shortcode');
+    expect(gallery.body).toMatch(/!\[Image Alignment 580x300\]\(\/uploads\/blogs\/image-alignment-580x300-import-/);
+    expect(gallery.html).toContain('href="https://wpthemetestdata.files.wordpress.com/2008/06/dsc04563.jpg"');
+    expect(gallery.html).toContain('https://www.youtube.com/watch?v=nwQ_rp9jEW8');
+  });
+
+  it('imports approved comments with their authors and dates, replies one level deep', async () => {
+    const post = await blog('Template: Comments');
+    const comments = await site.deps.db
+      .selectFrom('comments')
+      .innerJoin('user', 'user.id', 'comments.user_id')
+      .select(['comments.id', 'comments.parent_id', 'comments.body', 'comments.created_at', 'user.email'])
+      .where('comments.blog_id', '=', post.id)
+      .orderBy('comments.created_at')
+      .execute();
+    expect(comments.map((c) => [c.email, c.created_at.toISOString(), c.body])).toEqual([
+      ['john.doe@wp-sample.example', '2012-09-03T17:18:04.000Z', '**Headings** and *markup* in a comment, with a [link](http://example.org/).'],
+      ['jane.bloggs@wp-sample.example', '2012-09-03T17:25:31.000Z', 'Level 2: a reply.'],
+      ['john.doe@wp-sample.example', '2012-09-03T17:26:12.000Z', 'Level 3: a reply to the reply.'],
+    ]);
+    expect(comments[1]!.parent_id).toBe(comments[0]!.id);
+    expect(comments[2]!.parent_id).toBe(comments[0]!.id);
+  });
+
+  it('a second run changes nothing', async () => {
+    const count = async () => ({
+      blogs: (await site.deps.db.selectFrom('blogs').select('id').execute()).length,
+      comments: (await site.deps.db.selectFrom('comments').select('id').execute()).length,
+      users: (await site.deps.db.selectFrom('user').select('id').execute()).length,
+    });
+    const before = await count();
+    const again = await runImport(site.deps, path.join(FIXTURES, 'wordpress-site/theme-unit-test-data.xml'));
+    expect(again.posts).toEqual({ imported: 0, unchanged: 6, failed: 2, skipped: 4 });
+    expect(again.comments.imported).toBe(0);
+    expect(await count()).toEqual(before);
+  });
+});

@@ -1,0 +1,203 @@
+import path from 'node:path';
+import { SaxesParser } from 'saxes';
+import { htmlToMarkdown } from './html-to-markdown.js';
+import { ImportRefused, type ImportArchive } from './import-archive.js';
+import { parseDate, personOf, PostError, tagsOf, type ImportedComment, type ImportedPerson, type ImportReader, type ReadItem } from './imported-post.js';
+
+/** The one WordPress export (`.xml`) of an archive. */
+export function findWxr(archive: ImportArchive): string | undefined {
+  const xml = archive.names.filter((name) => name.toLowerCase().endsWith('.xml'));
+  return xml.length === 1 ? xml[0] : undefined;
+}
+
+/** Text fields of one element, by tag name (the last one wins; `category` collects). */
+interface Element {
+  fields: Map<string, string>;
+  categories: { domain: string; name: string }[];
+  comments: Map<string, string>[];
+}
+
+/**
+ * A WordPress WXR file, read as a stream by saxes (a SAX parser that never expands entities
+ * from a DTD and never fetches anything): an `<item>` is handed on as soon as it closes, so
+ * the file is never held whole. Any `<!DOCTYPE>` is refused outright: WXR has none, and it
+ * is how entity bombs (billion laughs) and external entities (XXE) arrive.
+ */
+export function openWxrReader(archive: ImportArchive, xmlName: string): ImportReader {
+  let site = 'export';
+  const xmlDir = path.posix.dirname(xmlName) === '.' ? '' : `${path.posix.dirname(xmlName)}/`;
+  return {
+    format: 'wordpress',
+    get source() {
+      return `wordpress:${site}`;
+    },
+    posts: () =>
+      wxrItems(archive, xmlName, (link) => {
+        site = link;
+      }),
+    resolveImage: (url) => {
+      const match = /(?:^|\/)(wp-content\/uploads\/[^?#]+)/.exec(url);
+      if (!match) return undefined;
+      const name = decodeURIComponent(match[1]!);
+      // A resized copy (`photo-300x200.jpg`) is found as its original when only that was exported.
+      const original = name.replace(/-\d+x\d+(\.[A-Za-z0-9]+)$/, '$1');
+      return [`${xmlDir}${name}`, name, `${xmlDir}${original}`, original].find((each) => archive.has(each));
+    },
+  };
+}
+
+async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link: string) => void): AsyncIterable<ReadItem> {
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const authors = new Map<string, ImportedPerson | PostError>();
+  const ready: ReadItem[] = [];
+  const stack: string[] = [];
+  let text = '';
+  let item: Element | undefined;
+  let comment: Map<string, string> | undefined;
+  let author: Map<string, string> | undefined;
+  let sawRss = false;
+  let failure: Error | undefined;
+  const refuse = (message: string) => new ImportRefused(`${xmlName}, line ${parser.line}: ${message}; nothing was imported.`);
+
+  parser.on('doctype', () => {
+    failure ??= refuse('the file declares a DTD (<!DOCTYPE …>); a WordPress export has none, and entity declarations (entity bombs, external entities) are refused');
+  });
+  parser.on('error', (err) => {
+    failure ??= refuse(`not well-formed XML (${err.message.replace(/^(?:.*?:)?\d+:\d+: /, '')})`);
+  });
+  parser.on('opentag', (tag) => {
+    if (stack.length === 0) {
+      if (tag.name !== 'rss') failure ??= refuse(`the root element is <${tag.name}>, not a WordPress export's <rss>`);
+      sawRss = true;
+    }
+    stack.push(tag.name);
+    text = '';
+    if (tag.name === 'item' && stack.length === 3) item = { fields: new Map(), categories: [], comments: [] };
+    else if (tag.name === 'wp:comment' && item) comment = new Map();
+    else if (tag.name === 'wp:author' && !item) author = new Map();
+    else if (tag.name === 'category' && item) (item as Element & { pendingDomain?: string }).pendingDomain = String(tag.attributes.domain ?? 'category');
+  });
+  parser.on('text', (chunk) => {
+    text += chunk;
+  });
+  parser.on('cdata', (chunk) => {
+    text += chunk;
+  });
+  parser.on('closetag', (tag) => {
+    stack.pop();
+    const name = tag.name;
+    if (comment && name !== 'wp:comment') comment.set(name, text);
+    else if (comment && name === 'wp:comment') {
+      item?.comments.push(comment);
+      comment = undefined;
+    } else if (author && name !== 'wp:author') author.set(name, text);
+    else if (author && name === 'wp:author') {
+      const login = author.get('wp:author_login') ?? '';
+      try {
+        authors.set(login, personOf(author.get('wp:author_email'), author.get('wp:author_display_name') || login, `wp:author ${login}: wp:author_email`));
+      } catch (error) {
+        authors.set(login, error as PostError);
+      }
+      author = undefined;
+    } else if (item && name === 'category') {
+      item.categories.push({ domain: (item as Element & { pendingDomain?: string }).pendingDomain ?? 'category', name: text.trim() });
+    } else if (item && name === 'item') {
+      ready.push(toReadItem(item, authors));
+      item = undefined;
+    } else if (item && stack.length === 3) item.fields.set(name, text);
+    else if (!item && name === 'link' && stack.length === 2) onSite(text.trim());
+    text = '';
+  });
+
+  const stream = await archive.open(xmlName);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      parser.write(chunk.toString('utf8'));
+      if (failure) throw failure;
+      yield* ready.splice(0);
+    }
+    parser.close();
+    if (failure) throw failure;
+    if (!sawRss) throw refuse('empty, not a WordPress export');
+    yield* ready.splice(0);
+  } finally {
+    stream.destroy();
+  }
+}
+
+function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostError>): ReadItem {
+  const f = (name: string) => item.fields.get(name)?.trim() ?? '';
+  const title = f('title');
+  const label = title ? `"${title.slice(0, 80)}" (wp:post_id ${f('wp:post_id')})` : `wp:post_id ${f('wp:post_id') || '?'}`;
+  const type = f('wp:post_type') || 'post';
+  const status = f('wp:status');
+  if (type !== 'post') return { skipped: { post: label, reason: `a WordPress ${type}, not a post` } };
+  if (status === 'trash' || status === 'auto-draft') return { skipped: { post: label, reason: `in WordPress's ${status}` } };
+  try {
+    const sourceId = f('wp:post_id');
+    if (!/^\d+$/.test(sourceId)) throw new PostError('wp:post_id', `${JSON.stringify(sourceId)} is not a post id`);
+    const login = f('dc:creator');
+    const found = authors.get(login);
+    if (found instanceof PostError) throw found;
+    if (!found) throw new PostError('dc:creator', `${JSON.stringify(login)} is not an author of the export (no <wp:author> with that login)`);
+    const published = status === 'publish';
+    const skippedComments: string[] = [];
+    const comments: ImportedComment[] = [];
+    for (const c of item.comments) {
+      const g = (name: string) => c.get(name)?.trim() ?? '';
+      const id = g('wp:comment_id');
+      if (g('wp:comment_approved') !== '1') {
+        skippedComments.push(`comment ${id}: not approved (${g('wp:comment_approved') || 'pending'})`);
+        continue;
+      }
+      if (g('wp:comment_type') && g('wp:comment_type') !== 'comment') {
+        skippedComments.push(`comment ${id}: a ${g('wp:comment_type')}`);
+        continue;
+      }
+      let commenter: ImportedPerson;
+      try {
+        commenter = personOf(g('wp:comment_author_email'), g('wp:comment_author'), `wp:comment ${id}: wp:comment_author_email`);
+      } catch {
+        skippedComments.push(`comment ${id} by ${g('wp:comment_author') || 'nobody'}: no e-mail address to make an account with`);
+        continue;
+      }
+      comments.push({
+        sourceId: id,
+        parentSourceId: g('wp:comment_parent') && g('wp:comment_parent') !== '0' ? g('wp:comment_parent') : null,
+        author: commenter,
+        body: htmlToMarkdown(c.get('wp:comment_content') ?? ''),
+        createdAt: wpDate(g('wp:comment_date_gmt'), g('wp:comment_date'), `wp:comment ${id}: wp:comment_date_gmt`) ?? new Date(0),
+      });
+    }
+    return {
+      post: {
+        sourceId,
+        title,
+        body: htmlToMarkdown(item.fields.get('content:encoded') ?? ''),
+        status: published ? 'published' : 'draft',
+        createdAt: wpDate(f('wp:post_date_gmt'), f('wp:post_date'), 'wp:post_date_gmt') ?? parseDate(f('pubDate'), 'pubDate'),
+        updatedAt: wpDate(f('wp:post_modified_gmt'), f('wp:post_modified'), 'wp:post_modified_gmt'),
+        // Categories first (WordPress's main filing), then tags; `Uncategorized` says nothing.
+        tags: tagsOf(
+          [...item.categories.filter((c) => c.domain === 'category'), ...item.categories.filter((c) => c.domain === 'post_tag')]
+            .map((c) => c.name)
+            .filter((name) => name.toLowerCase() !== 'uncategorized'),
+        ),
+        author: found,
+        coverImage: null,
+        comments,
+        skippedComments,
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof PostError)) throw error;
+    return { problem: { post: label, field: error.field, message: error.message } };
+  }
+}
+
+/** WordPress dates: `2008-09-01 19:00:00` in UTC (`…_gmt`; all zeros on drafts), else the site's local time taken as UTC. */
+function wpDate(gmt: string, local: string, field: string): Date | null {
+  const value = gmt && !gmt.startsWith('0000') ? gmt : local && !local.startsWith('0000') ? local : '';
+  if (!value) return null;
+  return parseDate(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(value) ? `${value.replace(' ', 'T')}Z` : value, field);
+}
