@@ -17,6 +17,7 @@ import * as titleWordCounts from './migrations/2026-11-23-11-title-word-counts.j
 import * as feedsChangedAt from './migrations/2026-11-24-01-feeds-changed-at.js';
 import * as queueAndSubscriptions from './migrations/2026-11-25-01-queue-and-subscriptions.js';
 import * as scheduledPublishing from './migrations/2026-11-25-03-scheduled-publishing.js';
+import * as rebuildExcerpts from './migrations/2026-11-25-05-rebuild-excerpts.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-01-feeds-changed-at': feedsChangedAt,
   '2026-11-25-01-queue-and-subscriptions': queueAndSubscriptions,
   '2026-11-25-03-scheduled-publishing': scheduledPublishing,
+  '2026-11-25-05-rebuild-excerpts': rebuildExcerpts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
