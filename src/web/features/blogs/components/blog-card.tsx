@@ -9,12 +9,15 @@ import { BlogImage } from './blog-image';
 /**
  * One blog in a list (home, search, author pages): author (a link to their page), title, the
  * body's excerpt (so a card is as tall for a long blog as for a short one), image, link, counts,
- * date. `priority` goes to the first card of a list: its image is likely the largest thing on screen.
+ * date, in the spec's order. The cover is cropped to 16:9: beside the text from the md breakpoint
+ * up, under the excerpt on a phone (`.blog-card` in styles.css), so a screen shows several posts.
+ * `priority` goes to the first card of a list: its image is likely the largest thing on screen.
  */
 export function BlogCard({ blog, priority = false }: { blog: BlogSummary; priority?: boolean }) {
   const titleId = useId();
+  const hasImage = Boolean(blog.image?.url ?? blog.imageUrl);
   return (
-    <Card className="mb-4" as="article" aria-labelledby={titleId}>
+    <Card className={`blog-card mb-4${hasImage ? ' blog-card-with-image' : ''}`} as="article" aria-labelledby={titleId}>
       <Card.Header>
         <Link to={paths.author(blog.userId)} className="link-body-emphasis">
           Author: {blog.author}
@@ -26,10 +29,10 @@ export function BlogCard({ blog, priority = false }: { blog: BlogSummary; priori
         </Card.Title>
         <Card.Text className="blog-excerpt">{blog.excerpt}</Card.Text>
         <BlogImage blog={blog} fit="cover" priority={priority} />
-        <Link className="btn btn-primary" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
+        <Link className="btn btn-primary blog-card-action" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
           View this Blog
         </Link>
-        <div className="d-flex flex-wrap gap-3 mt-3">
+        <div className="blog-card-counts d-flex flex-wrap column-gap-3 mt-3">
           <span>Upvote Count: {blog.upvotes}</span>
           <span>Downvote Count: {blog.downvotes}</span>
           <span>Comments: {blog.commentCount}</span>
