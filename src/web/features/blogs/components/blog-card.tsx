@@ -32,7 +32,7 @@ export function BlogCard({ blog, priority = false }: { blog: BlogSummary; priori
         <Link className="btn btn-primary blog-card-action" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
           View this Blog
         </Link>
-        <div className="blog-card-counts d-flex flex-wrap column-gap-3 mt-3">
+        <div className="blog-card-counts d-flex flex-wrap gap-3 mt-3">
           <span>Upvote Count: {blog.upvotes}</span>
           <span>Downvote Count: {blog.downvotes}</span>
           <span>Comments: {blog.commentCount}</span>
