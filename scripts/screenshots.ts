@@ -129,8 +129,14 @@ async function shoot(browser: Browser, baseUrl: string, cookie: string, blogId: 
     const visit = async (url: string) => {
       await page.goto(`${baseUrl}${url}`, { waitUntil: 'networkidle' });
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
-      // Every image decoded, so none is a grey box in the picture.
-      await page.evaluate(() => Promise.all([...document.images].map((img) => img.decode().catch(() => undefined))));
+      // Every image on screen decoded, so none is a grey box in the picture (a lazy one below the
+      // fold never loads, so its decode() would never settle).
+      await page.evaluate(() =>
+        Promise.race([
+          Promise.all([...document.images].filter((img) => img.getBoundingClientRect().top < window.innerHeight).map((img) => img.decode().catch(() => undefined))),
+          new Promise((resolve) => setTimeout(resolve, 5000)),
+        ]),
+      );
     };
 
     await visit('/');
