@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../../playwright.config';
 import { expect, signUpVerified, test } from './support/fixtures';
@@ -100,4 +101,8 @@ test("one column on /viewBlog: the comments' heading, author lines, texts and fo
     const text = (await page.locator('.comment-body').first().boundingBox())!;
     expect(text.width, `the comment's text keeps the article's measure at ${width} px`).toBeGreaterThan(article.width - 2);
   }
+  // The signed-in page, with its comment form and comment controls, passes axe.
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id} ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
