@@ -29,10 +29,22 @@ export type RenderedPage =
       cacheTags?: readonly string[];
     };
 
+/** Who the page is rendered for. */
+export interface PageViewer {
+  /**
+   * The request carries a session cookie: the page is rendered as that reader will see it (the
+   * API calls carry the cookie, the session is read and travels with the page). Never cached.
+   */
+  signedIn: boolean;
+}
+
 export interface PageRendererModule {
   setApiTransport(transport: ApiTransport): void;
-  /** Renders a page for an anonymous visitor: a pure function of the URL and the data. */
-  renderPage(url: URL, site: SiteInfo): Promise<RenderedPage>;
+  /**
+   * Renders a page: for an anonymous visitor, a pure function of the URL and the data (the
+   * response cache may keep it); for a signed-in reader, with their session (private, uncached).
+   */
+  renderPage(url: URL, site: SiteInfo, viewer?: PageViewer): Promise<RenderedPage>;
 }
 
 /** The id of the JSON script that carries the page's state to the browser. */

@@ -2,25 +2,37 @@ import { dehydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToStaticMarkup, renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type StaticHandlerContext } from 'react-router';
-import type { RenderedPage, SiteInfo } from '../shared/page-render';
+import type { PageViewer, RenderedPage, SiteInfo } from '../shared/page-render';
 import { AppProviders } from './app-providers';
 import { createRoutes } from './app-routes';
 import { jsonForScript } from './lib/json-script';
 import { isRouteHandle, SITE_DESCRIPTION, type MetaArgs, type PageMeta } from './lib/page-meta';
 import { serializeRouteErrors, type PageState } from './lib/page-state';
 import { createQueryClient } from './lib/query-client';
+import { moderatorAccessQueryOptions } from './lib/moderator-access';
+import { sessionQueryOptions, type Session } from './lib/session';
 import { PageHead } from './page-head.server';
 
 export { setApiTransport } from './lib/api-client';
 
 /**
- * Renders one page on the server for an anonymous visitor: React Router's static handler runs
- * the matched routes' loaders (which fill a fresh query cache through the screens' own
- * `queryOptions`), React renders the same components the browser hydrates, and the cache and
- * router state travel with the page as JSON.
+ * The pages a signed-in reader gets rendered with their session: the reading pages, whose
+ * controls (votes, 'Add a comment', the owner's buttons, the menu) depend on who reads. The
+ * screens that need a session to show anything at all (the editor, settings, drafts, the AI page,
+ * moderation) render after hydration, as before.
  */
-export async function renderPage(url: URL, site: SiteInfo): Promise<RenderedPage> {
+const PAGES_FOR_THE_VIEWER = new Set(['/', '/viewBlog', '/search', '/author', '/about', '/support']);
+
+/**
+ * Renders one page on the server: React Router's static handler runs the matched routes' loaders
+ * (which fill a fresh query cache through the screens' own `queryOptions`), React renders the
+ * same components the browser hydrates, and the cache and router state travel with the page as
+ * JSON. For a signed-in reader of a reading page the session is read first and is part of that
+ * state, so the browser's first render, from the same cache, shows the same controls.
+ */
+export async function renderPage(url: URL, site: SiteInfo, viewer: PageViewer = { signedIn: false }): Promise<RenderedPage> {
   const queryClient = createQueryClient({ server: true });
+  if (viewer.signedIn && PAGES_FOR_THE_VIEWER.has(url.pathname)) await loadViewer(queryClient);
   const handler = createStaticHandler(createRoutes(queryClient));
   const context = await handler.query(new Request(url));
   if (context instanceof Response) {
@@ -50,6 +62,20 @@ function pageCacheTags(context: StaticHandlerContext, url: URL): readonly string
   const handle = context.matches.map((match) => match.route.handle as unknown).findLast(isRouteHandle);
   const cache = handle?.cache;
   return cache === undefined || cache === 'never' ? undefined : cache(url);
+}
+
+/**
+ * The session (null when the cookie no longer names one) and, for a signed-in reader, whether
+ * the menu shows Moderation. A failure leaves the query out: the browser asks, as for anyone.
+ */
+async function loadViewer(queryClient: ReturnType<typeof createQueryClient>): Promise<void> {
+  let session: Session | null;
+  try {
+    session = await queryClient.fetchQuery(sessionQueryOptions);
+  } catch {
+    return;
+  }
+  if (session) await queryClient.prefetchQuery(moderatorAccessQueryOptions(session.user.id));
 }
 
 /** The deepest matched route that describes itself. */

@@ -94,11 +94,13 @@ test.describe('blogs', () => {
     const imageUrl = await image.getAttribute('src');
     expect(imageUrl).toMatch(/^\/uploads\/blogs\/sunrise-.+\.webp$/);
     await image.scrollIntoViewIfNeeded();
-    // At 1280 px the card is 1082 px wide, so the browser picks the 1600 px file from the srcset
-    // (naturalWidth is then scaled by the srcset density, so the loaded file is checked by its URL).
+    // At 1280 px the card's cover is drawn 320 px wide beside its text, so the browser picks the
+    // 480 px file from the srcset (naturalWidth is then scaled by the srcset density, so the
+    // loaded file is checked by its URL).
+    await expect(image).toHaveCSS('object-fit', 'cover');
     await expect
       .poll(() => image.evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? img.currentSrc : '')))
-      .toBe(`${E2E_BASE_URL}${imageUrl}`);
+      .toBe(`${E2E_BASE_URL}${imageUrl!.replace(/\.webp$/, '-w480.webp')}`);
     const footer = await card.locator('.card-footer').innerText();
     expect(footer).toMatch(/^Created \d{4}-\d{2}-\d{2}$/);
 

@@ -42,8 +42,10 @@ async function observeLayoutShift(page: Page) {
 }
 
 async function shiftAfterLoading(page: Page, path: string, settled: () => Promise<void>): Promise<number> {
-  // After hydration the browser reads the session; what depends on it fills in after that.
-  const session = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/auth/get-session');
+  // After hydration the browser reads the session, unless the server rendered the page with it
+  // (a signed-in reader's reading pages); what depends on it fills in after that.
+  const signedIn = (await page.context().cookies()).some((cookie) => cookie.name.includes('session_token'));
+  const session = signedIn ? undefined : page.waitForResponse((response) => new URL(response.url()).pathname === '/api/auth/get-session');
   await page.goto(path);
   await session;
   await settled();
@@ -85,6 +87,71 @@ test('signed out and signed in, /, /viewBlog and /search do not move while they 
     expect(shift, `layout shift of ${path}, signed out`).toBeLessThan(LIMIT);
   }
   await visitor.close();
+});
+
+test('compact cards: covers cropped to 16:9 from the stored widths, two titles in the first screen at 1280 × 800, the first card\'s link at 375 × 800, nothing moves', async ({
+  page,
+  context,
+}) => {
+  const word = `Compact${Math.random().toString(36).slice(2, 8)}`;
+  await signUpVerified(context);
+  for (const name of ['cliff', 'river', 'orchard']) await createBlog(context.request, `${word} ${name}`);
+  // Signed out, as a new reader sees it (the session cookie goes, the blogs stay).
+  await context.clearCookies();
+  await observeLayoutShift(page);
+
+  for (const path of ['/', '/?sort=new']) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const shift = await shiftAfterLoading(page, path, async () => {
+      await expect(page.locator('main article').first()).toBeVisible();
+    });
+    expect(shift, `layout shift of ${path} at 1280 × 800`).toBeLessThan(LIMIT);
+    const titles = page.locator('main article h2');
+    for (const index of [0, 1]) {
+      const box = (await titles.nth(index).boundingBox())!;
+      expect(box.y + box.height, `card title ${index + 1} of ${path} inside the first screen`).toBeLessThanOrEqual(800);
+    }
+  }
+
+  // The newest first: the three cards with covers. Each cover is 16:9, cropped, from the srcset.
+  const covers = page.locator('main article').locator('img');
+  for (const index of [0, 1]) {
+    const cover = page.locator('main article').nth(index).locator('img');
+    await expect(cover).toHaveCSS('object-fit', 'cover');
+    await expect(cover).toHaveAttribute('srcset', / 480w, .* 960w, /);
+    await expect(cover).toHaveAttribute('sizes', /\(min-width: 992px\) 320px/);
+    const box = (await cover.boundingBox())!;
+    expect(box.width / box.height).toBeCloseTo(16 / 9, 1);
+    expect(box.width).toBeLessThanOrEqual(320);
+  }
+  // At 1280 px a cover is drawn 320 px wide: the 480 px file is the one loaded.
+  await expect
+    .poll(() => covers.first().evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? img.currentSrc : '')))
+    .toMatch(/-w480\.webp$/);
+
+  // A phone: the first card's 'View this Blog' is inside the first screen, and nothing moves.
+  const phone = await page.context().browser()!.newContext({ baseURL: E2E_BASE_URL, viewport: { width: 375, height: 800 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const onPhone = await phone.newPage();
+  await observeLayoutShift(onPhone);
+  for (const path of ['/', '/?sort=new']) {
+    const shift = await shiftAfterLoading(onPhone, path, async () => {
+      await expect(onPhone.locator('main article').first()).toBeVisible();
+    });
+    expect(shift, `layout shift of ${path} at 375 × 800`).toBeLessThan(LIMIT);
+    const link = onPhone.locator('main article').first().getByRole('link', { name: 'View this Blog' });
+    const box = (await link.boundingBox())!;
+    expect(box.y + box.height, `the first card's link on ${path} inside the first screen`).toBeLessThanOrEqual(800);
+    const cover = onPhone.locator('main article img').first();
+    const coverBox = (await cover.boundingBox())!;
+    expect(coverBox.width / coverBox.height).toBeCloseTo(16 / 9, 1);
+  }
+  // 317 px wide at twice the density: the 960 px file.
+  const firstCover = onPhone.locator('main article img').first();
+  await firstCover.scrollIntoViewIfNeeded();
+  await expect
+    .poll(() => firstCover.evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? img.currentSrc : '')))
+    .toMatch(/-w960\.webp$/);
+  await phone.close();
 });
 
 test('the measurement sees a shift: a block pushed in above the content counts', async ({ page }) => {

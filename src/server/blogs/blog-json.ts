@@ -11,6 +11,8 @@ export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
     row.html !== null && row.excerpt !== null && row.reading_minutes !== null
       ? { html: row.html, excerpt: row.excerpt, readingMinutes: row.reading_minutes }
       : renderBlogBody(row.body, storage);
+  // Only the excerpt cleared to be made again: the stored HTML keeps its inline images' sizes.
+  if (row.html !== null && row.excerpt === null) rendered.html = row.html;
   return { ...summaryFields(row, storage), blog: row.body, ...rendered };
 }
 

@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { renderUnrenderedBlogs } from './blog-rendering.service.js';
 import { multipart } from '../testing/multipart.js';
+import * as rebuildExcerpts from '../db/migrations/2026-11-25-05-rebuild-excerpts.js';
 
 async function writeBlog(t: TestApp, user: TestUser, blog: string, options: { id?: string; title?: string } = {}): Promise<Blog> {
   const body = await multipart({ title: options.title ?? 'Markdown post', blog });
@@ -52,7 +53,7 @@ describe('blogs in Markdown (API)', () => {
       '<h2>Hello</h2>\n<p>Some <strong>bold</strong> text and a <a href="https://example.com" rel="nofollow ugc noopener">link</a>.</p>\n' +
         '<pre><code class="hljs language-js"><span class="hljs-keyword">const</span> x = <span class="hljs-number">1</span>;\n</code></pre>\n',
     );
-    expect(created.excerpt).toBe('Hello Some bold text and a link.');
+    expect(created.excerpt).toBe('Hello. Some bold text and a link.');
     expect(created.readingMinutes).toBe(1);
 
     const read = await readBlog(t, created.id);
@@ -196,7 +197,7 @@ describe('rendering blogs written before Markdown (start-up backfill)', () => {
       '<p>Four</p>\n',
       '<p>Five <del>x</del></p>\n',
     ]);
-    expect(rows.map((row) => byId.get(row.id)?.excerpt)).toEqual(['One', 'Two lines', 'Three', 'Four', 'Five x']);
+    expect(rows.map((row) => byId.get(row.id)?.excerpt)).toEqual(['One.', 'Two lines', 'Three', 'Four', 'Five x']);
     expect(stored.every((row) => row.reading_minutes === 1)).toBe(true);
 
     // Rows rendered on write were left alone, and a second run has nothing to do.
@@ -205,6 +206,54 @@ describe('rendering blogs written before Markdown (start-up backfill)', () => {
     expect(again.lines).toEqual([]);
     const stillRendered = await t.database.db.selectFrom('blogs').select('id').where('html', 'is not', null).execute();
     expect(stillRendered.length).toBe(rendered.length + rows.length);
+  });
+});
+
+describe('excerpts made again for existing blogs', () => {
+  let t: TestApp;
+  let author: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    author = await signUpUser(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('the migration clears the old excerpts and the start-up backfill makes them again, keeping the HTML', async () => {
+    const body = '## Why bees\n\nKeeping bees in a city garden:\n\n- a hive\n- a few neighbours who like honey\n\nThe bees do most of the work';
+    const [row] = await t.database.db
+      .insertInto('blogs')
+      .values({
+        user_id: author.id,
+        title: 'Bees',
+        body,
+        // As a save before the change stored it: blocks run together, and an HTML only a save makes.
+        html: '<h2>Why bees</h2><p>kept as stored</p>',
+        excerpt: 'Why bees Keeping bees in a city garden: a hive a few neighbours who like honey The bees do most of the work',
+        reading_minutes: 1,
+      })
+      .returning('id')
+      .execute();
+
+    // The migration ran when the test database was made; run it again over this row.
+    await rebuildExcerpts.down(t.database.db);
+    await rebuildExcerpts.up(t.database.db);
+    const cleared = await t.database.db.selectFrom('blogs').select(['excerpt', 'html']).where('id', '=', row!.id).executeTakeFirstOrThrow();
+    expect(cleared).toEqual({ excerpt: null, html: '<h2>Why bees</h2><p>kept as stored</p>' });
+    // Read before the backfill ran: the excerpt is made from the source, the stored HTML is kept.
+    const read = await readBlog(t, row!.id);
+    expect(read.excerpt).toBe('Why bees. Keeping bees in a city garden: a hive; a few neighbours who like honey. The bees do most of the work');
+    expect(read.html).toBe('<h2>Why bees</h2><p>kept as stored</p>');
+
+    const { log } = recordingLog();
+    const storage = createImageStorage(t.config);
+    expect(await renderUnrenderedBlogs({ db: t.database.db, storage, log })).toBeGreaterThanOrEqual(1);
+    const rebuilt = await t.database.db.selectFrom('blogs').select(['excerpt', 'html']).where('id', '=', row!.id).executeTakeFirstOrThrow();
+    expect(rebuilt).toEqual({
+      excerpt: 'Why bees. Keeping bees in a city garden: a hive; a few neighbours who like honey. The bees do most of the work',
+      html: '<h2>Why bees</h2><p>kept as stored</p>',
+    });
+    expect(await renderUnrenderedBlogs({ db: t.database.db, storage, log })).toBe(0);
   });
 });
 

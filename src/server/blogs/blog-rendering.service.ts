@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { renderMarkdown, type RenderedMarkdown } from '../markdown/render-markdown.js';
 import { selectInlineImageSizes } from '../inline-images/inline-images.repository.js';
 import { inlineImageKeysOf } from '../inline-images/inline-images.service.js';
 import type { ImageStorage } from '../storage/storage.js';
-import { lockUnrenderedBlogs, saveBlogRendering } from './blogs.repository.js';
+import { lockBlogsWithoutExcerpt, lockUnrenderedBlogs, saveBlogExcerpt, saveBlogRendering } from './blogs.repository.js';
 
 /** A blog's Markdown as its page shows it; images only from this site's own storage. */
 export function renderBlogBody(
@@ -37,26 +37,45 @@ export const BACKFILL_BATCH_SIZE = 200;
 
 /**
  * Renders, in batches of one transaction each, the blogs written before Markdown was rendered
- * on write (their `html` is null). Run at start-up; a second run finds nothing to do. Returns
- * how many blogs this call rendered.
+ * on write (their `html` is null), then makes again the excerpts cleared when their shape
+ * changed (migration 2026-11-25-05: blocks kept apart). Run at start-up; a second run finds
+ * nothing to do. Returns how many blogs this call rendered or gave a new excerpt.
  */
 export async function renderUnrenderedBlogs(
   deps: { db: Kysely<Database>; storage: Pick<ImageStorage, 'publicBaseUrl'>; log: FastifyBaseLogger },
   batchSize = BACKFILL_BATCH_SIZE,
 ): Promise<number> {
-  let rendered = 0;
+  const rendered = await inBatches(deps, batchSize, 'rendered', 'rendering the Markdown of blogs written before it was rendered on save', async (trx) => {
+    const rows = await lockUnrenderedBlogs(trx, batchSize);
+    for (const row of rows) await saveBlogRendering(trx, row.id, renderBlogBody(row.body, deps.storage));
+    return rows.length;
+  });
+  if (rendered > 0) deps.log.info({ rendered }, 'rendered the Markdown of older blogs');
+  const excerpts = await inBatches(deps, batchSize, 'excerpts', 'making the excerpts of older blogs again', async (trx) => {
+    const rows = await lockBlogsWithoutExcerpt(trx, batchSize);
+    for (const row of rows) await saveBlogExcerpt(trx, row.id, renderBlogBody(row.body, deps.storage).excerpt);
+    return rows.length;
+  });
+  if (excerpts > 0) deps.log.info({ excerpts }, 'made the excerpts of older blogs again');
+  return rendered + excerpts;
+}
+
+/** Runs `batch` (one transaction each) until a short batch; logs the running total. */
+async function inBatches(
+  deps: { db: Kysely<Database>; log: FastifyBaseLogger },
+  batchSize: number,
+  counted: string,
+  message: string,
+  batch: (trx: Transaction<Database>) => Promise<number>,
+): Promise<number> {
+  let done = 0;
   for (;;) {
-    const count = await deps.db.transaction().execute(async (trx) => {
-      const rows = await lockUnrenderedBlogs(trx, batchSize);
-      for (const row of rows) await saveBlogRendering(trx, row.id, renderBlogBody(row.body, deps.storage));
-      return rows.length;
-    });
+    const count = await deps.db.transaction().execute(batch);
     if (count === 0) break;
-    rendered += count;
-    deps.log.info({ rendered }, 'rendering the Markdown of blogs written before it was rendered on save');
+    done += count;
+    deps.log.info({ [counted]: done }, message);
     // A short batch is the last one (rows locked by another process starting now are its to do).
     if (count < batchSize) break;
   }
-  if (rendered > 0) deps.log.info({ rendered }, 'rendered the Markdown of older blogs');
-  return rendered;
+  return done;
 }

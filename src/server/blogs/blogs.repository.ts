@@ -178,6 +178,25 @@ export async function saveBlogRendering(trx: Transaction<Database>, id: string, 
   await trx.updateTable('blogs').set(renderedColumns(rendered)).where('id', '=', id).where('html', 'is', null).execute();
 }
 
+/** Rendered blogs whose excerpt was cleared to be made again (migration 2026-11-25-05), locked for this transaction. */
+export async function lockBlogsWithoutExcerpt(trx: Transaction<Database>, limit: number) {
+  return trx
+    .selectFrom('blogs')
+    .select(['id', 'body'])
+    .where('excerpt', 'is', null)
+    .where('html', 'is not', null)
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/** Only the excerpt: the stored HTML keeps the inline images' sizes that the save knew. */
+export async function saveBlogExcerpt(trx: Transaction<Database>, id: string, excerpt: string): Promise<void> {
+  await trx.updateTable('blogs').set({ excerpt }).where('id', '=', id).where('excerpt', 'is', null).execute();
+}
+
 /** Takes the cover image off the owner's blog (an edit: `updated_at` moves). */
 export async function clearOwnBlogImage(db: Db, id: string, userId: string): Promise<void> {
   await db

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
+import { nuFindings } from '../testing/nu-html-rules.js';
 import { unsubscribeToken } from './unsubscribe-token.js';
 
 /** The text of the page's app root, as a reader without JavaScript gets it. */
@@ -49,6 +50,24 @@ describe('comments on the server-rendered blog page', () => {
 
     const home = rootText((await t.app.inject({ method: 'GET', url: '/' })).body);
     expect(home).toContain('Comments: 2');
+  });
+
+  it("is valid HTML by a rule set equivalent to the Nu checker's, each comment and reply with a heading", async () => {
+    const blog = await postBlog(t.app, author, { title: 'Valid talk', blog: '## A part\n\nSay something.' });
+    const top = await post(`/api/blogs/${blog.id}/comments`, reader, { body: 'A comment' });
+    expect(top.statusCode).toBe(201);
+    expect((await post(`/api/blogs/${blog.id}/comments`, author, { body: 'A reply', parentId: top.json().id })).statusCode).toBe(201);
+
+    const page = await t.app.inject({ method: 'GET', url: `/viewBlog?id=${blog.id}` });
+    expect(page.statusCode).toBe(200);
+    expect(await nuFindings(page.body)).toEqual([]);
+    // The author lines are the headings: a comment's under 'Comments (n)', a reply's under its comment.
+    const document = parseDocument(page.body);
+    const comments = DomUtils.findAll((e) => e.name === 'article' && e.attribs.class === 'comment', document.children);
+    expect(comments.map((c) => DomUtils.findOne((e) => /^h[1-6]$/.test(e.name), c.children)?.name)).toEqual(['h3', 'h4']);
+    // The rule set does see a comment without its heading.
+    const withoutHeading = page.body.replace(/<h3 class="comment-meta[^>]*>.*?<\/h3>/s, '<p>someone</p>');
+    expect(await nuFindings(withoutHeading)).toEqual([expect.stringMatching(/^nu\/sectioning-heading: Article lacks heading/)]);
   });
 
   it('renders the unsubscribe page with its button, and opening it changes nothing', async () => {

@@ -18,6 +18,7 @@ import * as feedsChangedAt from './migrations/2026-11-24-01-feeds-changed-at.js'
 import * as queueAndSubscriptions from './migrations/2026-11-25-01-queue-and-subscriptions.js';
 import * as scheduledPublishing from './migrations/2026-11-25-03-scheduled-publishing.js';
 import * as tagsAndTextSearch from './migrations/2026-11-25-04-tags-and-text-search.js';
+import * as rebuildExcerpts from './migrations/2026-11-25-05-rebuild-excerpts.js';
 import * as imports from './migrations/2026-11-25-06-imports.js';
 
 /**
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-01-queue-and-subscriptions': queueAndSubscriptions,
   '2026-11-25-03-scheduled-publishing': scheduledPublishing,
   '2026-11-25-04-tags-and-text-search': tagsAndTextSearch,
+  '2026-11-25-05-rebuild-excerpts': rebuildExcerpts,
   '2026-11-25-06-imports': imports,
 };
 

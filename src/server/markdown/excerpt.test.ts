@@ -7,7 +7,48 @@ const render = (source: string) => renderMarkdown(source, { imagePrefixes: ['/up
 describe('excerpt', () => {
   it('is the plain text of the Markdown, without markup or entities', () => {
     const { excerpt } = render('# Hello & welcome\n\nSome **bold** and [a link](https://example.com) <b>raw</b>.\nNext `line`.');
-    expect(excerpt).toBe('Hello & welcome Some bold and a link <b>raw</b>. Next line.');
+    expect(excerpt).toBe('Hello & welcome. Some bold and a link <b>raw</b>. Next line.');
+  });
+
+  it('keeps block boundaries: a heading ends with a full stop, list items are separated', () => {
+    const source = [
+      '## Why bees',
+      '',
+      'Keeping bees in a city garden needs little:',
+      '',
+      '- a hive',
+      '- a few neighbours who like honey',
+      '',
+      'The bees do most of the work',
+    ].join('\n');
+    expect(render(source).excerpt).toBe(
+      'Why bees. Keeping bees in a city garden needs little: a hive; a few neighbours who like honey. The bees do most of the work',
+    );
+  });
+
+  it("keeps a heading's own punctuation and separates paragraphs, quotes and table cells", () => {
+    expect(render('# Why not?\n\nFirst paragraph\n\n> A quote\n\nLast one.').excerpt).toBe('Why not? First paragraph. A quote. Last one.');
+    expect(render('| Name | Age |\n| --- | --- |\n| Ann | 3 |\n\nAfter').excerpt).toBe('Name; Age; Ann; 3. After');
+    expect(render('1. one,\n2. two\n   - nested\n3. three').excerpt).toBe('one, two; nested; three');
+  });
+
+  it('never cuts inside a word and ends with an ellipsis only when cut', () => {
+    const words = ['bees', 'honeycomb', 'a', 'hive', 'neighbourhood', 'pollen', 'x'];
+    for (let n = 0; n < 300; n++) {
+      const text = Array.from({ length: 20 + (n % 60) }, (_, i) => words[(i * 7 + n) % words.length]).join(' ');
+      const excerpt = excerptOf(text);
+      if (text.length <= EXCERPT_MAX_LENGTH) {
+        expect(excerpt).toBe(text);
+        continue;
+      }
+      expect(excerpt.endsWith('…')).toBe(true);
+      expect(excerpt.length).toBeLessThanOrEqual(EXCERPT_MAX_LENGTH);
+      const kept = excerpt.slice(0, -1);
+      // The kept text is followed in the original by a space (or a punctuation mark and a space): its last word is whole.
+      expect(text.startsWith(kept)).toBe(true);
+      expect(text.slice(kept.length)).toMatch(/^[,.;:!?–—-]*\s/);
+    }
+    expect(render('Short. No ellipsis').excerpt).toBe('Short. No ellipsis');
   });
 
   it('leaves out code blocks, unless the post is nothing but code', () => {

@@ -27,16 +27,59 @@ function inlineText(children: Token[]): string {
   return text;
 }
 
+/** What a block of text is, for how it is joined to the next one in an excerpt. */
+type BlockKind = 'heading' | 'item' | 'paragraph';
+
+const ENDS_A_SENTENCE = /[.!?…:;]["'’”)\]]*$/u;
+const ENDS_A_PART = /[.!?…:;,]["'’”)\]]*$/u;
+
 /**
- * At most `max` characters, cut at the last word boundary that fits and marked with an ellipsis;
- * a single word longer than that is cut inside it.
+ * The prose of a post as one line of text that keeps its blocks apart: a heading ends with a
+ * full stop (unless it ends with its own punctuation), list items and table cells are separated
+ * by semicolons and the list ends with a full stop, and a paragraph that stops without
+ * punctuation before the next block gets a full stop. Code blocks are left out.
+ */
+export function excerptText(tokens: Token[]): string {
+  const blocks: { text: string; kind: BlockKind }[] = [];
+  let inItem = 0;
+  let inCell = 0;
+  let inHeading = false;
+  for (const token of tokens) {
+    if (token.type === 'list_item_open') inItem += 1;
+    else if (token.type === 'list_item_close') inItem -= 1;
+    else if (token.type === 'th_open' || token.type === 'td_open') inCell += 1;
+    else if (token.type === 'th_close' || token.type === 'td_close') inCell -= 1;
+    else if (token.type === 'heading_open') inHeading = true;
+    else if (token.type === 'heading_close') inHeading = false;
+    else if (token.type === 'inline') {
+      const text = inlineText(token.children ?? []).replace(/\s+/g, ' ').trim();
+      if (text) blocks.push({ text, kind: inHeading ? 'heading' : inItem > 0 || inCell > 0 ? 'item' : 'paragraph' });
+    }
+  }
+  return blocks
+    .map(({ text, kind }, i) => {
+      const next = blocks[i + 1];
+      if (kind === 'heading') return ENDS_A_SENTENCE.test(text) ? text : `${text}.`;
+      if (!next) return text;
+      if (kind === 'item' && next.kind === 'item') return ENDS_A_PART.test(text) ? text : `${text};`;
+      return ENDS_A_SENTENCE.test(text) ? text : `${text}.`;
+    })
+    .join(' ');
+}
+
+/**
+ * At most `max` characters, cut after the last whole word that fits (never inside one) and
+ * marked with an ellipsis; a text that fits is returned whole, with no ellipsis. Only a first
+ * "word" longer than the limit on its own (a long address) is cut inside it, as nothing else
+ * would be left to show.
  */
 export function excerptOf(text: string, max = EXCERPT_MAX_LENGTH): string {
   if (text.length <= max) return text;
-  const room = text.slice(0, max); // the ellipsis takes the place of the space it is cut at
+  // The ellipsis takes one character; the cut must fall on a space, so the word before it is whole.
+  const room = text.slice(0, max);
   const lastSpace = room.lastIndexOf(' ');
   const cut = lastSpace > 0 ? room.slice(0, lastSpace) : room.slice(0, max - 1);
-  return `${cut.replace(/[\s,.;:!?–—-]+$/, '')}…`;
+  return `${cut.replace(/[\s,.;:!?–—-]+$/u, '')}…`;
 }
 
 export function readingMinutes(text: string): number {

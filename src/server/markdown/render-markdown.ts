@@ -1,7 +1,7 @@
 import { tasklist } from '@mdit/plugin-tasklist';
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
-import { excerptOf, plainText, readingMinutes } from './excerpt.js';
+import { excerptOf, excerptText, plainText, readingMinutes } from './excerpt.js';
 import { useGfmStrikethrough } from './gfm-strikethrough.js';
 import { highlighterFor } from './highlight-languages.js';
 import { sanitizeBlogMarkup } from './sanitize-blog-markup.js';
@@ -82,7 +82,7 @@ export function renderMarkdown(source: string, options: MarkdownOptions): Render
   };
   const tokens = md.parse(source, env);
   const html = sanitizeBlogMarkup(md.renderer.render(tokens, md.options, env), env.imagePrefixes, { comment: env.comment });
-  const prose = plainText(tokens, { withCode: false });
+  const prose = excerptText(tokens);
   const everything = plainText(tokens, { withCode: true });
   return {
     html,

@@ -222,7 +222,7 @@ describe('server-rendered pages', () => {
     expect(response.body).not.toContain('A secret draft title');
   });
 
-  it('renders the same page for a signed-in visitor as for anyone: nothing private is in it', async () => {
+  it("renders a signed-in visitor's page with their vote and session, and nothing of it reaches anyone else's", async () => {
     const voter = await signUpUser(t.app);
     const vote = await t.app.inject({
       method: 'PUT',
@@ -233,10 +233,13 @@ describe('server-rendered pages', () => {
     expect(vote.statusCode).toBe(200);
     const signedIn = parsePage((await get(`/viewBlog?id=${blogs[1]!.id}`, { cookie: voter.cookie })).body);
     const anonymous = parsePage((await get(`/viewBlog?id=${blogs[1]!.id}`)).body);
-    expect(signedIn.text).toBe(anonymous.text);
-    expect(signedIn.text).not.toContain(voter.email);
-    expect(JSON.stringify(signedIn.state)).not.toContain(voter.email);
-    expect(JSON.stringify(signedIn.state)).toContain('"myVote":null');
+    expect(signedIn.text).toContain('Remove my vote');
+    expect(JSON.stringify(signedIn.state)).toContain(voter.email);
+    expect(JSON.stringify(signedIn.state)).toContain('"myVote":"up"');
+    expect(anonymous.text).not.toContain('Remove my vote');
+    expect(anonymous.text).not.toContain(voter.email);
+    expect(JSON.stringify(anonymous.state)).not.toContain(voter.email);
+    expect(JSON.stringify(anonymous.state)).toContain('"myVote":null');
   });
 
   it('keeps the Content-Security-Policy free of inline scripts on pages', async () => {
@@ -306,4 +309,56 @@ describe('server-rendered pages in the response cache', () => {
     expect((await page(`/viewBlog?id=${other.id}`)).headers['x-cache']).toBe('hit');
     expect((await page('/support')).headers['x-cache']).toBe('hit');
   }, 120_000);
+
+  it("renders a signed-in reader's page with their controls and session, private and never from nor into the cache", { timeout: 120_000 }, async () => {
+    const [owner, reader] = [await signUpUser(t.app), await signUpUser(t.app)];
+    const blog = await postBlog(t.app, owner, { title: 'Rendered for you', blog: 'Read me.' });
+    const text = (html: string) => DomUtils.textContent(DomUtils.findOne((e) => e.attribs.id === 'root', parseDocument(html).children)!).replace(/\s+/g, ' ');
+
+    // The anonymous page first, so the cache holds it: a signed-in request must not be answered with it.
+    const anonymous = await t.app.inject({ method: 'GET', url: `/viewBlog?id=${blog.id}` });
+    expect(anonymous.headers['cache-control']).toBe('no-cache');
+    expect((await t.app.inject({ method: 'GET', url: `/viewBlog?id=${blog.id}` })).headers['x-cache']).toBe('hit');
+    expect(text(anonymous.body)).toContain('Sign in to comment');
+    expect(anonymous.body).not.toMatch(/>Upvote<\/button>/);
+
+    for (const [user, isOwner] of [[owner, true], [reader, false]] as const) {
+      const page = await t.app.inject({ method: 'GET', url: `/viewBlog?id=${blog.id}`, headers: { cookie: user.cookie } });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['cache-control']).toBe('private, no-store');
+      expect(page.headers['x-cache']).toBeUndefined();
+      const seen = text(page.body);
+      expect(page.body).toMatch(/>Upvote<\/button>/);
+      expect(page.body).toMatch(/>Downvote<\/button>/);
+      expect(seen).toContain('Add a comment');
+      expect(seen).not.toContain('Sign in to comment');
+      expect(seen.includes('Edit Blog')).toBe(isOwner);
+      expect(seen.includes('Delete Blog')).toBe(isOwner);
+      // The signed-in More menu is in the HTML (closed), and the session travels in the page's state.
+      expect(seen).toContain('Log out');
+      expect(seen).toContain('Settings');
+      const state = parsePage(page.body).state as { queries: { queries: Array<{ queryKey: unknown[]; state: { data: unknown } }> } };
+      const session = state.queries.queries.find((q) => q.queryKey[0] === 'session')?.state.data as { user: { email: string } };
+      expect(session.user.email).toBe(user.email);
+    }
+
+    // The home page and a search, the same way; and the cache still answers anonymous readers with the anonymous page.
+    for (const url of ['/', '/search?searchTerm=Rendered']) {
+      const page = await t.app.inject({ method: 'GET', url, headers: { cookie: reader.cookie } });
+      expect(page.headers['cache-control']).toBe('private, no-store');
+      expect(text(page.body)).toContain('Log out');
+      const again = await t.app.inject({ method: 'GET', url, headers: { cookie: reader.cookie } });
+      expect(again.headers['x-cache']).toBeUndefined();
+      expect(text((await t.app.inject({ method: 'GET', url })).body)).not.toContain('Log out');
+    }
+    const afterwards = await t.app.inject({ method: 'GET', url: `/viewBlog?id=${blog.id}` });
+    expect(afterwards.headers['x-cache']).toBe('hit');
+    expect(afterwards.body).toBe(anonymous.body);
+
+    // A cookie that names no session: the anonymous page's controls, still private.
+    const stale = await t.app.inject({ method: 'GET', url: `/viewBlog?id=${blog.id}`, headers: { cookie: 'better-auth.session_token=nothing.here' } });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.headers['cache-control']).toBe('private, no-store');
+    expect(text(stale.body)).toContain('Sign in to comment');
+  });
 });

@@ -25,18 +25,31 @@ export function fillTemplate(template: string, page: Extract<RenderedPage, { kin
   return SLOTS.reduce((html, slot, i) => html.replace(slot, () => values[i]!), template);
 }
 
+/** Whose page is being rendered: their address, and their session cookie when they are signed in. */
+interface Visitor {
+  ip: string;
+  cookie?: string;
+}
+
+/** The same test as the response cache's: a request with a session cookie is a signed-in reader's. */
+export function carriesSession(request: FastifyRequest): boolean {
+  return request.headers.cookie?.includes('session_token') === true;
+}
+
 /**
  * The web app's data calls, made in-process through the app's own routes while a page renders:
  * the same validation, permissions and limits as over HTTP, counted against the visitor's
- * address, and never with the visitor's cookies (pages are rendered for anyone).
+ * address. A signed-in reader's calls carry their cookie (so the answers are theirs, and the
+ * response cache neither serves nor keeps them); an anonymous page's carry none.
  */
-function inProcessTransport(app: FastifyInstance, visitorIp: AsyncLocalStorage<string>): ApiTransport {
+function inProcessTransport(app: FastifyInstance, visitors: AsyncLocalStorage<Visitor>): ApiTransport {
   return async (path, init) => {
+    const visitor = visitors.getStore();
     const response = await app.inject({
       method: 'GET',
       url: path,
-      headers: { accept: 'application/json' },
-      remoteAddress: visitorIp.getStore(),
+      headers: { accept: 'application/json', ...(visitor?.cookie ? { cookie: visitor.cookie } : {}) },
+      remoteAddress: visitor?.ip,
       signal: init.signal ?? undefined,
     });
     const empty = response.statusCode === 204 || response.statusCode === 304;
@@ -54,24 +67,31 @@ export interface PagesOptions {
 
 /** Creates the handler for page requests (every GET that is not the API, an asset or an upload). */
 export function createPageHandler(app: FastifyInstance, { renderer, site }: PagesOptions) {
-  const visitorIp = new AsyncLocalStorage<string>();
-  const transport = inProcessTransport(app, visitorIp);
+  const visitors = new AsyncLocalStorage<Visitor>();
+  const transport = inProcessTransport(app, visitors);
 
   return async function renderPageReply(request: FastifyRequest, reply: FastifyReply) {
+    const signedIn = carriesSession(request);
     let page: RenderedPage;
     let template: string;
     try {
       const module = await renderer.load();
       module.setApiTransport(transport);
       const url = new URL(request.url, site.publicUrl);
-      [page, template] = await Promise.all([visitorIp.run(request.ip, () => module.renderPage(url, site)), renderer.template(request.url)]);
+      const visitor: Visitor = signedIn ? { ip: request.ip, cookie: request.headers.cookie } : { ip: request.ip };
+      [page, template] = await Promise.all([visitors.run(visitor, () => module.renderPage(url, site, { signedIn })), renderer.template(request.url)]);
     } catch (err) {
       request.log.error({ err }, 'page render failed');
       return reply.status(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(SERVER_ERROR_PAGE);
     }
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
     declarePageTags(request, page.cacheTags);
-    reply.status(page.status).header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+    // A signed-in reader's page is theirs alone: no shared cache (ours or any between) may keep it.
+    reply
+      .status(page.status)
+      .header('cache-control', signedIn ? 'private, no-store' : 'no-cache')
+      .header('vary', signedIn ? 'accept-encoding, cookie' : 'accept-encoding')
+      .type('text/html; charset=utf-8');
     // Pages answer from the not-found handler, which @fastify/compress's per-route hooks do not
     // reach, so the page is compressed here.
     const html = Buffer.from(fillTemplate(template, page));

@@ -11,14 +11,15 @@ import { Navbar } from './navbar';
 
 /**
  * Blogs carry the viewer's own vote, so cached data is refetched whenever the viewer changes.
- * Pages arrive rendered for an anonymous visitor, so a signed-in viewer refetches once the
- * session is known.
+ * A page rendered for an anonymous visitor is refetched once a signed-in session is known; one
+ * the server rendered with the reader's session already has their data (its first render knows
+ * the viewer).
  */
 function useRefetchWhenViewerChanges() {
   const queryClient = useQueryClient();
   const { data, isPending } = useSession();
   const viewerId = data?.user.id ?? null;
-  const previous = useRef<string | null>(null);
+  const previous = useRef<string | null>(isPending ? null : viewerId);
   useEffect(() => {
     if (isPending) return;
     // Everything but the session itself, which just answered.

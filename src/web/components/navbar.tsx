@@ -51,7 +51,8 @@ export function Navbar() {
             <Nav.Link as={NavLink} to="/about" eventKey="about">
               About
             </Nav.Link>
-            <NavDropdown title="More" id="more-menu">
+            {/* A signed-in reader's page has the menu in its HTML, rendered with their items. */}
+            <NavDropdown title="More" id="more-menu" renderMenuOnMount={Boolean(session)}>
               <NavDropdown.Item as={Link} to="/create" eventKey="create">
                 Create a Blog
               </NavDropdown.Item>

@@ -18,14 +18,17 @@ export const sessionQueryOptions = queryOptions({
 
 /**
  * The one way screens read the session: a small query of Better Auth's session endpoint, so the
- * pages that only show who is signed in do not load Better Auth's client. Pages arrive rendered
- * for an anonymous visitor: until the browser has hydrated them, the session reads as loading
- * there too, so the first render matches the server's.
+ * pages that only show who is signed in do not load Better Auth's client. A signed-in reader's
+ * reading pages arrive rendered with their session (it travels in the page's query cache), so it
+ * is known from the first render, on the server and in the browser alike. Other pages arrive
+ * rendered for an anonymous visitor: until the browser has hydrated them, the session reads as
+ * loading there too, so the first render matches the server's.
  */
 export function useSession(): { data: Session | null; isPending: boolean } {
   const hydrated = useHydrated();
   const { data, isPending } = useQuery({ ...sessionQueryOptions, enabled: hydrated });
-  return hydrated ? { data: data ?? null, isPending } : { data: null, isPending: true };
+  if (data !== undefined) return { data, isPending: false };
+  return hydrated ? { data: null, isPending } : { data: null, isPending: true };
 }
 
 /** Makes every screen of this tab, and the other open tabs, read the session again. */

@@ -70,8 +70,11 @@ function BlogView({ blog, viewerId, commentsBlogId }: { blog: Blog; viewerId: st
         votes={<VoteButtons blog={blog} />}
         report={viewerId !== null && <ReportButton targetType="blog" targetId={blog.id} />}
       />
-      {/* Above the comments: a signed-in reader's comment form, taller than the link to sign in, would move it. */}
-      <SubscribeForm />
+      {/* Above the comments: a signed-in reader's comment form, taller than the link to sign in, would move it.
+          In the article's column, as the comments are. */}
+      <div className="reading-column">
+        <SubscribeForm />
+      </div>
       {/* The id as the loader used it, so the comments are the ones it loaded. */}
       <CommentSection
         blogId={commentsBlogId}

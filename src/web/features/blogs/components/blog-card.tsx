@@ -10,13 +10,16 @@ import { BlogTags } from './blog-tags';
 /**
  * One blog in a list (home, search, author and tag pages): author (a link to their page), title,
  * the body's excerpt (so a card is as tall for a long blog as for a short one), or for a search in
- * text the `snippet` around the matched words, the tags, image, link, counts, date. `priority`
+ * text the `snippet` around the matched words, the tags, image, link, counts, date, in the spec's
+ * order. The cover is cropped to 16:9: beside the text from the md breakpoint up, under the
+ * excerpt on a phone (`.blog-card` in styles.css), so a screen shows several posts. `priority`
  * goes to the first card of a list: its image is likely the largest thing on screen.
  */
 export function BlogCard({ blog, priority = false, snippet }: { blog: BlogSummary; priority?: boolean; snippet?: readonly SnippetPart[] }) {
   const titleId = useId();
+  const hasImage = Boolean(blog.image?.url ?? blog.imageUrl);
   return (
-    <Card className="mb-4" as="article" aria-labelledby={titleId}>
+    <Card className={`blog-card mb-4${hasImage ? ' blog-card-with-image' : ''}`} as="article" aria-labelledby={titleId}>
       <Card.Header>
         <Link to={paths.author(blog.userId)} className="link-body-emphasis">
           Author: {blog.author}
@@ -29,10 +32,10 @@ export function BlogCard({ blog, priority = false, snippet }: { blog: BlogSummar
         <Card.Text className="blog-excerpt">{snippet ? <Snippet parts={snippet} /> : blog.excerpt}</Card.Text>
         <BlogTags tags={blog.tags} />
         <BlogImage blog={blog} fit="cover" priority={priority} />
-        <Link className="btn btn-primary" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
+        <Link className="btn btn-primary blog-card-action" to={paths.viewBlog(blog.id)} aria-describedby={titleId}>
           View this Blog
         </Link>
-        <div className="d-flex flex-wrap gap-3 mt-3">
+        <div className="blog-card-counts d-flex flex-wrap gap-3 mt-3">
           <span>Upvote Count: {blog.upvotes}</span>
           <span>Downvote Count: {blog.downvotes}</span>
           <span>Comments: {blog.commentCount}</span>

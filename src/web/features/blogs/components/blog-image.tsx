@@ -8,13 +8,13 @@ export const CARD_IMAGE_WIDTH = 1600;
 export const CARD_IMAGE_HEIGHT = 900;
 
 /**
- * How wide the image is drawn at each Bootstrap breakpoint, so the browser picks the
- * smallest file in the srcset that is sharp enough: the `.container` of the main column
- * (540/720/960/1140/1320 px, less 24 px of gutter) less the card's padding and border (34 px).
+ * How wide a card's cover is drawn (`.blog-card` in styles.css), so the browser picks the
+ * smallest stored file (480 or 960 px wide, or the original) that is sharp enough: beside the
+ * text, 20rem from the lg breakpoint and 16rem from md; under it on narrower screens, as wide as
+ * the `.container` (540 px from sm, the screen below it) less its gutter (24 px) and the card's
+ * padding and border (34 px).
  */
-export const CARD_IMAGE_SIZES =
-  '(min-width: 1400px) 1262px, (min-width: 1200px) 1082px, (min-width: 992px) 902px, ' +
-  '(min-width: 768px) 662px, (min-width: 576px) 482px, calc(100vw - 58px)';
+export const CARD_IMAGE_SIZES = '(min-width: 992px) 320px, (min-width: 768px) 256px, (min-width: 576px) 482px, calc(100vw - 58px)';
 /**
  * The blog page's cover fills its article column (`.blog-article`, at most 42rem = 672 px), or
  * the `.container` less its gutter on narrower screens.

@@ -48,6 +48,7 @@ export function CommentItem({
   const isAuthor = viewer?.userId === comment.userId;
   const mayDelete = isAuthor || viewer?.ownsBlog === true;
   const report = viewer && !isAuthor ? reportControl?.(comment) : null;
+  const Heading = comment.parentId ? 'h4' : 'h3';
 
   const remove = async () => {
     const confirmed = await showDialog({
@@ -67,10 +68,12 @@ export function CommentItem({
 
   return (
     <article className="comment" aria-labelledby={headingId}>
-      <p className="comment-meta mb-1 small text-body-secondary" id={headingId}>
+      {/* The author line is the comment's heading (an article has one): under 'Comments (n)' for a
+          comment, under its comment for a reply. Styled as the small line it always was. */}
+      <Heading className="comment-meta mb-1 small text-body-secondary" id={headingId}>
         <span className="fw-semibold text-body">{comment.author}</span> · <time dateTime={comment.createdAt}>{dateOf(comment.createdAt)}</time>
         {comment.updatedAt !== comment.createdAt && <span> · edited</span>}
-      </p>
+      </Heading>
       {comment.hidden && <p className="small text-warning-emphasis mb-1">{messages.hiddenByModerator}</p>}
       {editing ? (
         <CommentForm
@@ -87,7 +90,7 @@ export function CommentItem({
         />
       ) : (
         // Rendered from Markdown and sanitised by the server (no headings, no images), as blogs are.
-        <div className="comment-body blog-article" dangerouslySetInnerHTML={{ __html: comment.html }} />
+        <div className="comment-body" dangerouslySetInnerHTML={{ __html: comment.html }} />
       )}
       {!editing && (actions || isAuthor || mayDelete || report) && (
         <div className="d-flex flex-wrap align-items-center gap-2 mb-2">

@@ -31,7 +31,8 @@ export function CommentSection({
   const viewer: CommentViewer | null = session ? { userId: session.user.id, ownsBlog: session.user.id === blogOwnerId } : null;
 
   return (
-    <section className="mt-4" aria-labelledby="comments-heading">
+    // The article's column (`.reading-column`): the heading, author lines, texts and forms line up with the blog above.
+    <section className="reading-column mt-4" aria-labelledby="comments-heading">
       <h2 className="h4" id="comments-heading">
         Comments ({comments.count})
       </h2>
