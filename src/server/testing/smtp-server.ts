@@ -42,6 +42,11 @@ export async function startSmtpServer(options: { failFirst?: number; /** false: 
       );
     },
   });
+  // A client killed mid-session (the crash tests' SIGKILL) resets its connection: smtp-server
+  // reports that as an 'error' event, which would be an uncaught exception without a listener.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET') throw error;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return { port, url: `smtp://127.0.0.1:${port}`, received, refused: () => refused, accepted: () => accepted, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
