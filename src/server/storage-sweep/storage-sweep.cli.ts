@@ -6,7 +6,6 @@
  * process at a time, and this refuses to start (exit 1) while the server holds DATA_DIR.
  */
 import { parseArgs } from 'node:util';
-import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { openDatabase } from '../db/database.js';
@@ -14,27 +13,13 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createJobRunner } from '../jobs/job-runner.js';
 import { createImageStorage } from '../storage/storage.js';
 import { runOneSweep, STORAGE_SWEEP_JOB, type OneSweepCounts } from './storage-sweep.job.js';
+import { stderrLogger, UsageError } from '../cli-support.js';
 
 function parseOptions(argv: string[]): { dryRun: boolean; graceMinutes?: number } {
   const { values } = parseArgs({ args: argv, options: { 'dry-run': { type: 'boolean' }, 'grace-minutes': { type: 'string' } }, strict: true });
   const grace = values['grace-minutes'];
   if (grace !== undefined && !/^\d+$/.test(grace)) throw new UsageError(`--grace-minutes must be a whole number of minutes (got ${JSON.stringify(grace)})`);
   return { dryRun: values['dry-run'] ?? false, graceMinutes: grace === undefined ? undefined : Number(grace) };
-}
-
-class UsageError extends Error {}
-
-/** Log lines (errors and warnings of the sweep) go to stderr as JSON; stdout is the listing. */
-function stderrLogger(level: 'info' | 'warn' = 'warn'): FastifyBaseLogger {
-  const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
-  const write = (name: string) => (first: unknown, message?: string) => {
-    if (levels.indexOf(name) < levels.indexOf(level)) return;
-    const details = typeof first === 'object' && first !== null ? { ...first } : { msg: String(first) };
-    if ('err' in details && details.err instanceof Error) details.err = details.err.message;
-    console.error(JSON.stringify({ level: name, time: new Date().toISOString(), ...(message ? { msg: message } : {}), ...details }));
-  };
-  const logger = Object.fromEntries(levels.map((name) => [name, write(name)])) as unknown as FastifyBaseLogger;
-  return Object.assign(logger, { level, silent: () => undefined, child: () => logger });
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;

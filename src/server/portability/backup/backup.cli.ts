@@ -14,7 +14,7 @@ import { DataDirInUseError, PGLITE_LOCK_FILE } from '../../db/data-dir-lock.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
-import { UsageError } from '../cli-support.js';
+import { UsageError } from '../../cli-support.js';
 import { BACKUP_SIGNAL, serverBackupDir } from './backup-signal.js';
 import { BackupError, writeBackup } from './backup.service.js';
 

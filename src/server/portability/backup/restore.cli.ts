@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../../config.js';
 import { DataDirInUseError } from '../../db/data-dir-lock.js';
 import { createImageStorage } from '../../storage/storage.js';
-import { UsageError } from '../cli-support.js';
+import { UsageError } from '../../cli-support.js';
 import { BackupError, restoreBackup } from './backup.service.js';
 
 async function main(): Promise<number> {

@@ -10,7 +10,7 @@ import { DataDirInUseError } from '../../db/data-dir-lock.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
-import { UsageError } from '../cli-support.js';
+import { UsageError } from '../../cli-support.js';
 import { writeSiteExport } from './site-export.service.js';
 
 async function main(): Promise<number> {

@@ -13,7 +13,7 @@ import { DataDirInUseError } from '../../db/data-dir-lock.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
-import { stderrLogger, UsageError } from '../cli-support.js';
+import { stderrLogger, UsageError } from '../../cli-support.js';
 import { ImportRefused } from './import-archive.js';
 import type { PostError } from './imported-post.js';
 import { personOf } from './imported-post.js';
