@@ -125,13 +125,16 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   let claimAgain = false;
 
   const claim = async (limit: number): Promise<QueuedJob[]> => {
+    // The clock has milliseconds and `run_at` (the database's now()) microseconds: a job queued in
+    // this very millisecond is due too, not left for the next poll.
+    const dueBy = new Date(now().getTime() + 1);
     const { rows } = await sql<{ id: string; kind: string; key: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }>`
       update queued_jobs
       set state = 'running', attempts = attempts + 1, locked_until = now() + ${leaseMs}::integer * interval '1 millisecond', updated_at = now()
       where id in (
         select id from queued_jobs
         where kind = any(${[...kinds.keys()]}::text[])
-          and ((state = 'pending' and run_at <= ${now()}::timestamptz) or (state = 'running' and locked_until < now()))
+          and ((state = 'pending' and run_at < ${dueBy}::timestamptz) or (state = 'running' and locked_until < now()))
         order by run_at, id
         limit ${limit}
         for update skip locked
