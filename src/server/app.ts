@@ -42,7 +42,7 @@ import { registerWebApp } from './http/web-app.js';
 import { createViewerVotes } from './blogs/viewer-votes.js';
 import { createPublicData, createPublicDataStore, noPublicData } from './cache/public-data.js';
 import { createCacheInvalidation, type CacheInvalidation, type ExtraChannels } from './cache/cache-invalidation.js';
-import { neverCached, requireCacheDeclarations } from './cache/route-caching.js';
+import { neverCached, applyCacheDeclarations } from './cache/route-caching.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -213,7 +213,7 @@ export async function buildApp(options: BuildAppOptions) {
   // The features' routes, each saying where it is defined what its answers show and what its
   // writes change (`cache/route-caching.ts`): a GET route that declares nothing is refused here.
   await app.register(async (features) => {
-    requireCacheDeclarations(features);
+    applyCacheDeclarations(features);
     await features.register(healthRoutes, deps);
     await features.register(contactRoutes, deps);
     await features.register(authRoutes, deps);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { markUnchangedForReaders } from '../cache/response-cache.plugin.js';
-import { cachedAs, changes, LISTS, neverCached, theBlog, theBlogAndLists } from '../cache/route-caching.js';
+import { cachedAs, changes, LISTS, privateAnswer, theBlog, theBlogAndLists } from '../cache/route-caching.js';
 import { publicReader } from '../http/public-read.js';
 import { clientKey, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
@@ -81,7 +81,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/api/drafts',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['blogs'],
         summary: "One page of the signed-in user's drafts, the last changed first",
@@ -89,9 +89,8 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         response: { 200: blogPageSchema, 401: apiErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = await deps.sessions.requireUser(request);
-      void reply.header('cache-control', 'private, no-store');
       return listDrafts(serviceDeps(request), user.id, request.query.page);
     },
   );

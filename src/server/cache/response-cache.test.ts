@@ -7,7 +7,7 @@ import { multipart } from '../testing/multipart.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { ResponseCache } from './response-cache.js';
-import { cachedAs, changes, LISTS, neverCached, requireCacheDeclarations } from './route-caching.js';
+import { applyCacheDeclarations, cachedAs, changes, LISTS, neverCached, privateAnswer } from './route-caching.js';
 
 const entry = (text: string, tags: string[]) => ({ body: Buffer.from(text), contentType: 'text/plain', tags });
 
@@ -52,12 +52,30 @@ describe('the response cache', () => {
   it('refuses a GET route that declares nothing about caching, and takes one that does', async () => {
     const app = Fastify();
     await app.register(async (features) => {
-      requireCacheDeclarations(features);
+      applyCacheDeclarations(features);
       features.get('/kept', { config: cachedAs(LISTS) }, async () => 'kept');
       features.get('/private', { config: neverCached }, async () => 'mine');
       features.post('/write', { config: changes(LISTS) }, async () => 'written');
       expect(() => features.get('/silent', async () => 'silent')).toThrow(/GET \/silent declares no caching/);
     });
+    await app.close();
+  });
+
+  it('marks the answers of a privateAnswer route private, its errors too', async () => {
+    const app = Fastify();
+    await app.register(async (features) => {
+      applyCacheDeclarations(features);
+      features.get('/mine', { config: privateAnswer }, async () => 'mine');
+      features.get('/refused', { config: privateAnswer }, async () => {
+        throw Object.assign(new Error('sign in'), { statusCode: 401 });
+      });
+      features.get('/public', { config: neverCached }, async () => 'anyone');
+    });
+    expect((await app.inject('/mine')).headers['cache-control']).toBe('private, no-store');
+    const refused = await app.inject('/refused');
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['cache-control']).toBe('private, no-store');
+    expect((await app.inject('/public')).headers['cache-control']).toBeUndefined();
     await app.close();
   });
 });

@@ -8,12 +8,15 @@ import { PUBLIC_READ_LIMIT, type ReadLimit } from '../rate-limit/rate-limit.js';
  *
  *   app.get('/api/blogs/:id', { config: cachedAs(theBlog, { readLimit: PUBLIC_READ_LIMIT }), ... })
  *   app.patch('/api/blogs/:id', { config: changes((request) => [LISTS_TAG, ...theBlog(request)]), ... })
- *   app.get('/api/drafts', { config: neverCached, ... })
+ *   app.get('/api/drafts', { config: privateAnswer, ... })
+ *   app.get('/api/health', { config: neverCached, ... })
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** What an anonymous GET's answer shows, as cache tags; `false`: never kept (private, or not the same for everyone). */
     cache?: RouteCache | false;
+    /** The answer is its reader's own: `cache-control: private, no-store` on it, errors included. */
+    privateAnswer?: true;
     /** What a successful write changed, as cache tags (undefined: nothing anyone else sees). */
     changes?: (request: FastifyRequest) => readonly string[] | undefined;
   }
@@ -37,6 +40,9 @@ export function cachedAs(tags: Tags, options: { readLimit?: ReadLimit } = {}): {
 
 /** Never kept: the answer is about its reader (or the server's state), not the same for everyone. */
 export const neverCached = { cache: false } as const;
+
+/** Never kept, by us or by any cache on the way: the answer is its signed-in reader's own. */
+export const privateAnswer = { cache: false, privateAnswer: true } as const;
 
 /** A successful write drops the answers kept under `tags`, here and, by a notice, in every other process. */
 export function changes(tags: Tags): { changes: (request: FastifyRequest) => readonly string[] | undefined } {
@@ -69,16 +75,21 @@ export function declaredChanges(request: FastifyRequest): readonly string[] | un
 }
 
 /**
- * Refuses, when it is registered, a GET route that says nothing about caching: every answer to
- * a GET is either kept under tags or declared never kept. Applies to the routes of the context it
- * is called on (the features'), not to the static files' routes.
+ * Applies the declarations to the routes of the context it is called on (the features', not the
+ * static files'): refuses, when it is registered, a GET route that says nothing about caching
+ * (every answer to a GET is either kept under tags or declared never kept), and marks the answers
+ * of `privateAnswer` routes private before their handler runs, so that its errors are too.
  */
-export function requireCacheDeclarations(app: FastifyInstance): void {
+export function applyCacheDeclarations(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('GET')) return;
     if (route.config?.cache === undefined) {
-      throw new Error(`GET ${route.url} declares no caching: give it \`config: cachedAs(tags)\` or \`config: neverCached\` (cache/route-caching.ts)`);
+      throw new Error(`GET ${route.url} declares no caching: give it \`config: cachedAs(tags)\`, \`neverCached\` or \`privateAnswer\` (cache/route-caching.ts)`);
     }
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config?.privateAnswer) void reply.header('cache-control', 'private, no-store');
+    done();
   });
 }

@@ -5,7 +5,7 @@ import { commentEmailSettingSchema, unsubscribeInputSchema } from '../../shared/
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { getCommentMailSetting, setCommentMailSetting, unsubscribeWithToken } from './comment-mail.service.js';
-import { neverCached } from '../cache/route-caching.js';
+import { privateAnswer } from '../cache/route-caching.js';
 
 /** Unsubscribing, per client address: a person clicks once; a stop for anyone guessing tokens. */
 export const UNSUBSCRIBE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
@@ -16,16 +16,15 @@ export const commentMailRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.get(
     '/api/settings/comment-emails',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['comments'],
         summary: 'Whether the signed-in user is e-mailed about comments on their blogs and replies to them',
         response: { 200: commentEmailSettingSchema, 401: apiErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = await deps.sessions.requireUser(request);
-      void reply.header('cache-control', 'private, no-store');
       return getCommentMailSetting(deps, user.id);
     },
   );

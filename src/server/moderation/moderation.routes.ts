@@ -14,7 +14,7 @@ import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
 import type { SessionUser } from '../auth/session.js';
 import { createReport, getOverview, isModerator, notAModerator, performAction } from './moderation.service.js';
-import { neverCached } from '../cache/route-caching.js';
+import { privateAnswer } from '../cache/route-caching.js';
 
 /** Reports per reader: more than anyone files by hand, a stop for a script flooding the moderators. */
 export const REPORT_RATE_LIMIT = { max: 20, windowSeconds: 10 * 60 };
@@ -55,7 +55,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.get(
     '/api/moderation/access',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: 'Whether the signed-in user is a moderator: 200 for moderators, 404 for everyone else',
@@ -63,8 +63,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       },
       onRequest: requireModerator,
     },
-    async (_request, reply) => {
-      void reply.header('cache-control', 'private, no-store');
+    async () => {
       return { moderator: true as const };
     },
   );
@@ -72,7 +71,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.get(
     '/api/moderation',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: 'Open reports, hidden content, suspended accounts and the moderation log (moderators only)',
@@ -80,8 +79,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       },
       onRequest: requireModerator,
     },
-    async (_request, reply) => {
-      void reply.header('cache-control', 'private, no-store');
+    async () => {
       return getOverview(serviceDeps);
     },
   );
@@ -89,6 +87,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.post(
     '/api/moderation/actions',
     {
+      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: "Hide, restore, dismiss a report, suspend or unsuspend an account (moderators only); answers the page's new state",
@@ -97,7 +96,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       },
       onRequest: requireModerator,
     },
-    async (request, reply) => {
+    async (request) => {
       const moderator = moderatorOf(request);
       await deps.limiter.enforce(`moderation:${moderator.id}`, MODERATION_ACTION_RATE_LIMIT, 'Too many moderation actions in a short time. Please wait a moment.');
       const changed = await performAction(serviceDeps, moderator, request.body);
@@ -105,7 +104,6 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       if (request.body.action === 'suspend') deps.sessions.forgetUser(request.body.userId);
       // Cached public answers go before this one is sent (docs/response-cache.md).
       if (changed.length > 0) await app.contentChanged(changed);
-      void reply.header('cache-control', 'private, no-store');
       return getOverview(serviceDeps);
     },
   );
@@ -119,7 +117,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.get(
     '/api/moderation/queue',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: 'The durable job queue: jobs by state, and the failed ones with their last error (moderators only)',
@@ -127,8 +125,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       },
       onRequest: requireModerator,
     },
-    async (_request, reply) => {
-      void reply.header('cache-control', 'private, no-store');
+    async () => {
       const overview = await deps.queue.overview();
       return { counts: overview.counts, failed: overview.failed.map(queueJob) };
     },

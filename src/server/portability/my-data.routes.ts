@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import type { AppDeps } from '../app-deps.js';
-import { neverCached } from '../cache/route-caching.js';
+import { privateAnswer } from '../cache/route-caching.js';
 import { myDataZip } from './export/my-data.service.js';
 
 const MY_DATA_LIMIT = { max: 5, windowSeconds: 60 * 60 };
@@ -12,7 +12,7 @@ export const myDataRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
   app.get(
     '/api/account/my-data.zip',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['account'],
         summary: "The signed-in reader's data as a zip: blogs as Markdown with front matter, images, comments and votes",
@@ -29,7 +29,6 @@ export const myDataRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', `attachment; filename="my-data-${new Date().toISOString().slice(0, 10)}.zip"`)
-        .header('cache-control', 'private, no-store')
         .send(stream);
     },
   );

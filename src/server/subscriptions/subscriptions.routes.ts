@@ -25,7 +25,7 @@ import {
   unsubscribeByToken,
   type SubscriptionDeps,
 } from './subscriptions.service.js';
-import { neverCached } from '../cache/route-caching.js';
+import { privateAnswer } from '../cache/route-caching.js';
 
 /** E-mail subscriptions to the site or to an author: subscribe, confirm, unsubscribe, and the reader's own list. */
 export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -52,7 +52,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
   app.get(
     '/api/subscriptions/by-token',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['subscriptions'],
         summary: 'What a confirmation or unsubscribe link is about',
@@ -60,9 +60,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
         response: { 200: subscriptionByTokenSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       await limitLinkUse(request.ip);
-      void reply.header('cache-control', 'private, no-store');
       return describeByToken(serviceDeps(request.log), request.query.token);
     },
   );
@@ -105,16 +104,15 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
   app.get(
     '/api/settings/subscriptions',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['subscriptions'],
         summary: "The signed-in reader's confirmed subscriptions",
         response: { 200: subscriptionListSchema, 401: apiErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = await deps.sessions.requireUser(request);
-      void reply.header('cache-control', 'private, no-store');
       return { items: await listOwnSubscriptions(serviceDeps(request.log), user) };
     },
   );
@@ -139,7 +137,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
   app.get(
     '/api/authors/:id/subscribers',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['subscriptions'],
         summary: 'How many confirmed subscribers the author has (the author only)',
@@ -147,9 +145,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
         response: { 200: subscriberCountSchema, 401: apiErrorSchema, 403: apiErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = await deps.sessions.requireUser(request);
-      void reply.header('cache-control', 'private, no-store');
       return subscriberCount(serviceDeps(request.log), user, request.params.id);
     },
   );
