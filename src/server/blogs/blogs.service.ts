@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   blogDraftInputSchema,
-  blogIdSchema,
   blogInputSchema,
   blogStatusSchema,
   type AuthorPage,
@@ -46,6 +45,7 @@ import {
   type ListFilter,
 } from './blogs.repository.js';
 import { LISTS_TAG } from '../../shared/cache-tags.js';
+import { parseId } from '../http/ids.js';
 
 export interface BlogsDeps {
   db: Kysely<Database>;
@@ -64,9 +64,7 @@ const noSuchBlog = () => notFound(messages.blogDoesNotExist);
 
 /** Ids are UUIDs; anything else cannot name a blog, and must not reach Postgres as a uuid. */
 export function parseBlogId(id: string): string {
-  const parsed = blogIdSchema.safeParse(id);
-  if (!parsed.success) throw noSuchBlog();
-  return parsed.data;
+  return parseId(id, noSuchBlog);
 }
 
 /** One page of public blogs in an order; with `tag`, only those carrying it (an unused tag: an empty page). */

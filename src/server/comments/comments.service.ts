@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { blogIdSchema } from '../../shared/blog-schema.js';
 import type { Comment, CommentList, CommentThread } from '../../shared/comment-schema.js';
 import { messages } from '../../shared/messages.js';
 import { findBlogRow } from '../blogs/blogs.repository.js';
@@ -18,6 +17,8 @@ import {
   updateOwnComment,
   type CommentRow,
 } from './comments.repository.js';
+import { parseId } from '../http/ids.js';
+import { brokenConstraint } from '../db/database-errors.js';
 
 export interface CommentsDeps {
   db: Kysely<Database>;
@@ -39,13 +40,6 @@ export const COMMENT_TEXTS = {
 
 const noSuchBlog = () => notFound(messages.blogDoesNotExist);
 const noSuchComment = () => notFound(COMMENT_TEXTS.noSuchComment);
-
-/** A malformed id names nothing: answered like an unknown one, and never sent to Postgres as a uuid. */
-function parseId(id: string, missing: () => Error): string {
-  const parsed = blogIdSchema.safeParse(id);
-  if (!parsed.success) throw missing();
-  return parsed.data;
-}
 
 /** Comment text is the blogs' sanitised Markdown without headings or images. */
 export function renderCommentBody(body: string): string {
@@ -163,9 +157,9 @@ export function toCommentJson(row: CommentRow): Comment {
 
 /** The blog, the parent or the commenter's account was deleted while the comment was written. */
 function foreignKeyError(err: unknown) {
-  const pgError = err as { code?: string; constraint?: string };
-  if (pgError?.code !== '23503') return undefined;
-  if (pgError.constraint === 'comments_user_id_fkey') return unauthorized();
-  if (pgError.constraint === 'comments_parent_fkey') return badRequest(COMMENT_TEXTS.noSuchParent, 'PARENT_NOT_FOUND');
+  const constraint = brokenConstraint(err, 'foreignKey');
+  if (constraint === undefined) return undefined;
+  if (constraint === 'comments_user_id_fkey') return unauthorized();
+  if (constraint === 'comments_parent_fkey') return badRequest(COMMENT_TEXTS.noSuchParent, 'PARENT_NOT_FOUND');
   return noSuchBlog();
 }

@@ -23,3 +23,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // pg reports a connection dropped mid-query, or a pool that cannot connect in time, in words only.
   return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message);
 }
+
+/** SQLSTATEs a caller turns into an answer of its own (Postgres and PGlite report the same). */
+const SQLSTATE = { unique: '23505', foreignKey: '23503', queryCanceled: '57014' } as const;
+
+/**
+ * The constraint a statement broke, when it failed for that kind of reason (a duplicate for
+ * `unique`, a row gone for `foreignKey`), so the caller can say which: undefined otherwise.
+ */
+export function brokenConstraint(error: unknown, kind: 'unique' | 'foreignKey'): string | undefined {
+  const pgError = error as { code?: unknown; constraint?: unknown } | null;
+  if (pgError?.code !== SQLSTATE[kind]) return undefined;
+  return typeof pgError.constraint === 'string' ? pgError.constraint : '';
+}
+
+/** The statement ran past its `statement_timeout`. */
+export function isStatementTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === SQLSTATE.queryCanceled;
+}

@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import { z } from 'zod';
 import { messages } from '../../shared/messages.js';
 import {
   REPORT_REASON_LABELS,
@@ -32,6 +31,8 @@ import {
   type TargetRow,
 } from './moderation.repository.js';
 import { EVERYTHING_TAG, LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
+import { parseId } from '../http/ids.js';
+import { brokenConstraint } from '../db/database-errors.js';
 
 export interface ModerationDeps {
   db: Kysely<Database>;
@@ -45,14 +46,6 @@ export function isModerator(config: Config, user: SessionUser | null): user is S
 
 /** What everyone else gets from a moderation endpoint: the same 404 as for a page that does not exist. */
 export const notAModerator = () => notFound();
-
-const uuid = z.uuid();
-/** Ids are UUIDs; anything else names nothing (404), and must not reach Postgres as a uuid. */
-function parseId(id: string, missing: () => Error): string {
-  const parsed = uuid.safeParse(id);
-  if (!parsed.success) throw missing();
-  return parsed.data;
-}
 
 const noSuchItem = (type: ReportTargetType) => notFound(type === 'blog' ? messages.blogDoesNotExist : 'This comment does not exist.');
 
@@ -77,7 +70,7 @@ export async function createReport(deps: ModerationDeps, reporter: SessionUser, 
     });
     return { id, message: messages.reportSent };
   } catch (err) {
-    if (isUniqueViolation(err, ONE_OPEN_REPORT_INDEX)) {
+    if (brokenConstraint(err, 'unique') === ONE_OPEN_REPORT_INDEX) {
       throw conflict(input.targetType === 'blog' ? messages.alreadyReportedBlog : messages.alreadyReportedComment, 'ALREADY_REPORTED');
     }
     throw err;
@@ -221,12 +214,6 @@ export async function performAction(deps: ModerationDeps, moderator: SessionUser
       return [];
     }
   }
-}
-
-/** The insert broke the named unique index (Postgres and PGlite both name it). */
-function isUniqueViolation(err: unknown, index: string): boolean {
-  const pgError = err as { code?: string; constraint?: string };
-  return pgError?.code === '23505' && pgError.constraint === index;
 }
 
 /** Without a reason of the moderator's own, the log keeps the report's. */

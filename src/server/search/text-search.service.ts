@@ -11,6 +11,7 @@ import { searchWords } from './search-words.js';
 import { snippetParts } from './snippet-parts.js';
 import { countTextMatchesQuery, prepareTextSearch, selectMatchPage, type MatchPage } from './text-search.repository.js';
 import { LISTS_TAG } from '../../shared/cache-tags.js';
+import { isStatementTimeout } from '../db/database-errors.js';
 
 /**
  * A search in text ranks every match (`ts_rank` reads and decompresses each match's vector, about
@@ -82,7 +83,7 @@ export async function searchBlogsInText(
       });
     } catch (error) {
       // Postgres' query_canceled: the statement timeout stopped it.
-      if ((error as { code?: unknown }).code === '57014') throw tooSlow();
+      if (isStatementTimeout(error)) throw tooSlow();
       throw error;
     }
   });

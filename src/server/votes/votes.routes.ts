@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { blogIdSchema, voteInputSchema, voteResultSchema } from '../../shared/blog-schema.js';
+import { voteInputSchema, voteResultSchema } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
 import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
@@ -8,6 +8,7 @@ import { clientKey } from '../rate-limit/rate-limit.js';
 import { castVote, removeVote } from './votes.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { changes, theBlogAndLists } from '../cache/route-caching.js';
+import { parseId } from '../http/ids.js';
 
 /**
  * Per client address: more than anyone clicks by hand, a stop for a script. Counted in memory and
@@ -15,6 +16,8 @@ import { changes, theBlogAndLists } from '../cache/route-caching.js';
  */
 export const VOTE_RATE_LIMIT = { max: 120, windowSeconds: 60 };
 const TOO_MANY_VOTES = 'You are voting very fast. Please wait a moment and try again.';
+/** A malformed id names no blog: the same 404 as an unknown one. */
+const noSuchBlog = () => notFound(messages.blogDoesNotExist);
 
 
 export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -37,10 +40,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     async (request) => {
       const user = await deps.sessions.requireUser(request);
       deps.limiter.enforceBatched(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, TOO_MANY_VOTES);
-      // A malformed id names no blog: the same 404 as an unknown one.
-      const blogId = blogIdSchema.safeParse(request.params.id);
-      if (!blogId.success) throw notFound(messages.blogDoesNotExist);
-      const command = { blogId: blogId.data, userId: user.id, direction: request.body.direction };
+      const command = { blogId: parseId(request.params.id, noSuchBlog), userId: user.id, direction: request.body.direction };
       return castVote(deps.db, command, deps.publicData.writeNotice(request));
     },
   );
@@ -59,9 +59,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     async (request) => {
       const user = await deps.sessions.requireUser(request);
       deps.limiter.enforceBatched(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, TOO_MANY_VOTES);
-      const blogId = blogIdSchema.safeParse(request.params.id);
-      if (!blogId.success) throw notFound(messages.blogDoesNotExist);
-      return removeVote(deps.db, { blogId: blogId.data, userId: user.id });
+      return removeVote(deps.db, { blogId: parseId(request.params.id, noSuchBlog), userId: user.id });
     },
   );
 };

@@ -5,6 +5,7 @@ import type { WriteNotice } from '../cache/cache-invalidation.js';
 import type { Database } from '../db/schema.js';
 import { conflict, notFound, unauthorized } from '../errors.js';
 import { applyVote, deleteVote, lockBlogForVote, selectVoteCounts } from './votes.repository.js';
+import { brokenConstraint } from '../db/database-errors.js';
 
 export interface VoteCommand {
   blogId: string;
@@ -49,7 +50,7 @@ export async function removeVote(db: Kysely<Database>, command: Omit<VoteCommand
 
 /** The blog (or the voter's account) was deleted before or while voting. */
 function foreignKeyError(err: unknown) {
-  const pgError = err as { code?: string; constraint?: string };
-  if (pgError?.code !== '23503') return undefined;
-  return pgError.constraint === 'votes_user_id_fkey' ? unauthorized() : notFound(messages.blogDoesNotExist);
+  const constraint = brokenConstraint(err, 'foreignKey');
+  if (constraint === undefined) return undefined;
+  return constraint === 'votes_user_id_fkey' ? unauthorized() : notFound(messages.blogDoesNotExist);
 }
