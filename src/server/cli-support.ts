@@ -1,4 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { ConfigError } from './config.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
 
 /** Log lines of a CLI (warnings and errors) go to stderr as JSON; stdout is the report. */
 export function stderrLogger(level: 'info' | 'warn' = 'warn'): FastifyBaseLogger {
@@ -14,3 +16,25 @@ export function stderrLogger(level: 'info' | 'warn' = 'warn'): FastifyBaseLogger
 }
 
 export class UsageError extends Error {}
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/**
+ * Runs a command's `main` and exits with the code it returns (PGlite's runtime sets an exit code
+ * of its own when it closes, so the code is given to `exit`, not left in `process.exitCode`).
+ * An error the command expects (bad arguments or settings, `DATA_DIR` in use, one of `expected`)
+ * prints its message alone; anything else its stack too. Either way the exit code is 1.
+ */
+export function runCli(main: () => Promise<number>, expected: readonly ErrorClass[] = []): void {
+  const known = (err: unknown) =>
+    [UsageError, ConfigError, DataDirInUseError, ...expected].some((type) => err instanceof type) ||
+    String((err as { code?: unknown } | null)?.code ?? '').startsWith('ERR_PARSE_ARGS');
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      if (!known(err) && err instanceof Error && err.stack) console.error(err.stack);
+      process.exit(1);
+    },
+  );
+}

@@ -3,11 +3,12 @@
  * IMAGE_BACKFILL_ON_START=false on a large site). With PGlite, stop the server first: an
  * embedded database has one process at a time. Logs one JSON line per event.
  */
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createImageStorage } from '../storage/storage.js';
 import { backfillImageVariants, type BackfillLog } from './backfill-image-variants.js';
+import { runCli } from '../cli-support.js';
 
 const line = (level: string) => (details: object, message: string) => {
   const error = 'err' in details && details.err instanceof Error ? { err: details.err.message } : {};
@@ -15,7 +16,7 @@ const line = (level: string) => (details: object, message: string) => {
 };
 const log: BackfillLog = { info: line('info'), warn: line('warn'), error: line('error') };
 
-async function main() {
+async function main(): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const stop = new AbortController();
@@ -25,13 +26,10 @@ async function main() {
     await migrateToLatest(database.db);
     const counts = await backfillImageVariants({ db: database.db, storage: createImageStorage(config), log }, { signal: stop.signal });
     log.info({ ...counts }, 'image variants: nothing left to do' + (counts.failed + counts.missing > 0 ? ' but the images above' : ''));
-    process.exitCode = counts.failed > 0 ? 1 : 0;
+    return counts.failed > 0 ? 1 : 0;
   } finally {
     await database.close();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError || err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+runCli(main);

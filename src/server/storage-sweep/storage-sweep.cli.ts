@@ -6,14 +6,13 @@
  * process at a time, and this refuses to start (exit 1) while the server holds DATA_DIR.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
-import { DataDirInUseError } from '../db/data-dir-lock.js';
+import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createJobRunner } from '../jobs/job-runner.js';
 import { createImageStorage } from '../storage/storage.js';
 import { runOneSweep, STORAGE_SWEEP_JOB, type OneSweepCounts } from './storage-sweep.job.js';
-import { stderrLogger, UsageError } from '../cli-support.js';
+import { stderrLogger, UsageError, runCli } from '../cli-support.js';
 
 function parseOptions(argv: string[]): { dryRun: boolean; graceMinutes?: number } {
   const { values } = parseArgs({ args: argv, options: { 'dry-run': { type: 'boolean' }, 'grace-minutes': { type: 'string' } }, strict: true });
@@ -24,7 +23,7 @@ function parseOptions(argv: string[]): { dryRun: boolean; graceMinutes?: number 
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 
-async function main() {
+async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const config = loadConfig();
   const graceMs = options.graceMinutes === undefined ? config.storageSweep.graceMs : options.graceMinutes * 60_000;
@@ -57,8 +56,7 @@ async function main() {
     const outcome = await jobs.runNow(STORAGE_SWEEP_JOB, { signal: stop.signal });
     if (outcome.status === 'skipped') {
       console.error('Another process is sweeping the image store right now; nothing was done. Try again when it has finished.');
-      process.exitCode = 2;
-      return;
+      return 2;
     }
     if (outcome.status === 'failed') throw outcome.error;
     const c = counts!;
@@ -67,15 +65,10 @@ async function main() {
         `(${c.keptInGrace} inside the grace period of ${graceMs / 60_000} min); ${verb} ${c.removed} (${megabytes(c.bytesFreed)}) ` +
         `and ${c.unclaimedInlineImages} unclaimed editor uploads; ${c.failed} could not be removed`,
     );
-    process.exitCode = c.failed > 0 ? 1 : 0;
+    return c.failed > 0 ? 1 : 0;
   } finally {
     await database.close();
   }
 }
 
-main().catch((err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof UsageError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-  console.error(known || err instanceof Error ? (err as Error).message : err);
-  if (!known && err instanceof Error && err.stack) console.error(err.stack);
-  process.exit(1);
-});
+runCli(main);

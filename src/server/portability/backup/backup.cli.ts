@@ -9,12 +9,12 @@ import { copyFile, readdir, rename, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../../config.js';
+import { loadConfig, type Config } from '../../config.js';
 import { DataDirInUseError, PGLITE_LOCK_FILE } from '../../db/data-dir-lock.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
-import { UsageError } from '../../cli-support.js';
+import { UsageError, runCli } from '../../cli-support.js';
 import { BACKUP_SIGNAL, serverBackupDir } from './backup-signal.js';
 import { BackupError, writeBackup } from './backup.service.js';
 
@@ -68,12 +68,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const known = err instanceof ConfigError || err instanceof BackupError || err instanceof UsageError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-    console.error(known || err instanceof Error ? (err as Error).message : err);
-    if (!known && err instanceof Error && err.stack) console.error(err.stack);
-    process.exit(1);
-  },
-);
+runCli(main, [BackupError]);

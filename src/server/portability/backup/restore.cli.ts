@@ -4,10 +4,9 @@
  * Run it with the server stopped, then start the server.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../../config.js';
-import { DataDirInUseError } from '../../db/data-dir-lock.js';
+import { loadConfig } from '../../config.js';
 import { createImageStorage } from '../../storage/storage.js';
-import { UsageError } from '../../cli-support.js';
+import { UsageError, runCli } from '../../cli-support.js';
 import { BackupError, restoreBackup } from './backup.service.js';
 
 async function main(): Promise<number> {
@@ -20,12 +19,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const known = err instanceof ConfigError || err instanceof BackupError || err instanceof DataDirInUseError || err instanceof UsageError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-    console.error(known || err instanceof Error ? (err as Error).message : err);
-    if (!known && err instanceof Error && err.stack) console.error(err.stack);
-    process.exit(1);
-  },
-);
+runCli(main, [BackupError]);

@@ -5,12 +5,11 @@
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../config.js';
-import { DataDirInUseError } from '../../db/data-dir-lock.js';
+import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
-import { UsageError } from '../../cli-support.js';
+import { UsageError, runCli } from '../../cli-support.js';
 import { writeSiteExport } from './site-export.service.js';
 
 async function main(): Promise<number> {
@@ -30,12 +29,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    const known = err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof UsageError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-    console.error(known || err instanceof Error ? (err as Error).message : err);
-    if (!known && err instanceof Error && err.stack) console.error(err.stack);
-    process.exit(1);
-  },
-);
+runCli(main);

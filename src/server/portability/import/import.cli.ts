@@ -8,12 +8,11 @@
  * while it runs.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../../config.js';
-import { DataDirInUseError } from '../../db/data-dir-lock.js';
+import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
-import { stderrLogger, UsageError } from '../../cli-support.js';
+import { stderrLogger, UsageError, runCli } from '../../cli-support.js';
 import { ImportRefused } from './import-archive.js';
 import type { PostError } from './imported-post.js';
 import { personOf } from './imported-post.js';
@@ -54,10 +53,4 @@ async function main(): Promise<number> {
   }
 }
 
-// PGlite's runtime sets process.exitCode of its own when it closes: the code is given to exit.
-main().then((code) => process.exit(code), (err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof UsageError || err instanceof ImportRefused || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-  console.error(known || err instanceof Error ? (err as Error).message : err);
-  if (!known && err instanceof Error && err.stack) console.error(err.stack);
-  process.exit(1);
-});
+runCli(main, [ImportRefused]);
