@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import { createLocalImageStorage, localUploadsDir } from './local-storage.js';
 import { createS3ImageStorage } from './s3-storage.js';
+import { slugify } from '../../shared/slug.js';
 
 /** One object as `list` finds it. */
 export interface StoredObject {
@@ -57,14 +58,5 @@ export function newImageKey(originalName: string, userId: string): string {
 
 function slugOfBaseName(originalName: string): string {
   const baseName = originalName.split(/[/\\]/).pop() ?? '';
-  const withoutExtension = baseName.replace(/\.[^.]*$/, '');
-  const slug = withoutExtension
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '') // accents, split off by NFKD: 'café' → 'cafe'
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, MAX_SLUG_LENGTH)
-    .replace(/-+$/, '');
-  return slug || 'image';
+  return slugify(baseName.replace(/\.[^.]*$/, ''), MAX_SLUG_LENGTH, 'image');
 }

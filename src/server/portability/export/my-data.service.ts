@@ -5,6 +5,7 @@ import yazl from 'yazl';
 import type { Database } from '../../db/schema.js';
 import type { ImageStorage } from '../../storage/storage.js';
 import { selectAccountRow, selectOwnBlogs, selectOwnComments, selectOwnInlineImageKeys, selectOwnVotes } from './my-data.repository.js';
+import { slugify } from '../../../shared/slug.js';
 
 export interface MyDataDeps {
   db: Kysely<Database>;
@@ -52,8 +53,8 @@ export async function myDataZip(deps: MyDataDeps, userId: string): Promise<Reada
       id: blog.id,
     };
     const body = blog.body.replaceAll(`${deps.storage.publicBaseUrl}blogs/`, '../images/blogs/');
-    let name = `${slugOf(blog.title)}.md`;
-    if (used.has(name)) name = `${slugOf(blog.title)}-${blog.id.slice(0, 8)}.md`;
+    let name = `${slugify(blog.title, 60, 'untitled')}.md`;
+    if (used.has(name)) name = `${slugify(blog.title, 60, 'untitled')}-${blog.id.slice(0, 8)}.md`;
     used.add(name);
     zip.addBuffer(Buffer.from(`---\n${toYaml(front)}---\n\n${body}\n`), `blogs/${name}`);
   }
@@ -72,15 +73,4 @@ export async function myDataZip(deps: MyDataDeps, userId: string): Promise<Reada
   }
   zip.end();
   return Readable.from(zip.outputStream as AsyncIterable<Buffer>);
-}
-
-function slugOf(text: string): string {
-  return (
-    text
-      .normalize('NFKD')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60) || 'untitled'
-  );
 }

@@ -9,6 +9,7 @@ import yazl from 'yazl';
 import type { Database } from '../../db/schema.js';
 import type { ImageStorage } from '../../storage/storage.js';
 import { selectBlogAuthors, selectBlogBatch, selectCommentBatch, selectInlineImageKeys } from './site-export.repository.js';
+import { slugify } from '../../../shared/slug.js';
 
 export interface ExportDeps {
   db: Kysely<Database>;
@@ -104,7 +105,7 @@ async function writeGhostJson(deps: ExportDeps, file: string, now: Date) {
         id: row.id,
         uuid: row.id,
         title: row.title,
-        slug: `${slugOf(row.title)}-${row.id.slice(0, 8)}`,
+        slug: `${slugify(row.title, 60, 'post')}-${row.id.slice(0, 8)}`,
         html: ghostImageUrls(row.html ?? '', deps.storage),
         mobiledoc: null,
         lexical: null,
@@ -135,7 +136,7 @@ async function writeGhostJson(deps: ExportDeps, file: string, now: Date) {
   const users = authors.map((user) => ({
     id: user.id,
     name: user.name || user.email.split('@')[0],
-    slug: `${slugOf(user.name || user.email.split('@')[0]!)}-${user.id.slice(0, 6).toLowerCase()}`,
+    slug: `${slugify(user.name || user.email.split('@')[0]!, 60, 'post')}-${user.id.slice(0, 6).toLowerCase()}`,
     email: user.email,
     status: 'active',
     created_at: new Date(user.createdAt).toISOString(),
@@ -172,15 +173,4 @@ async function writeGhostJson(deps: ExportDeps, file: string, now: Date) {
   out.end();
   await once(out, 'close');
   return { summary, imageKeys };
-}
-
-function slugOf(text: string): string {
-  return (
-    text
-      .normalize('NFKD')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60) || 'post'
-  );
 }
