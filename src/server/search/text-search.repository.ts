@@ -168,10 +168,10 @@ export const AMPERSAND_STAND_IN = '\u0004';
  */
 const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MinWords=15, MaxWords=35, ShortWord=0`;
 
-/** Characters of text `ts_headline` reads at most: it parses all it is given, and a snippet is 35 words. */
-const SNIPPET_WINDOW = 1_500;
+/** Characters of text `ts_headline` reads at most (about 110 words): it parses all it is given, and a snippet is 35 words. */
+const SNIPPET_WINDOW = 700;
 /** Of which before the first match, when the match is further into the text than that. */
-const SNIPPET_LEAD = 300;
+const SNIPPET_LEAD = 150;
 
 /**
  * The text a snippet is cut from: `body_text` (or the excerpt of a blog the start-up backfill has
