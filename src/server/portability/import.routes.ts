@@ -13,7 +13,7 @@ import { IMPORT_FILE_TYPES, IMPORT_UPLOAD_MAX_BYTES, IMPORT_UPLOAD_MAX_LABEL, im
 import type { AppDeps } from '../app-deps.js';
 import type { SessionUser } from '../auth/session.js';
 import { neverCached } from '../cache/route-caching.js';
-import type { AppError} from '../errors.js';
+import type { AppError } from '../errors.js';
 import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 import { toMultipartError } from '../http/multipart-errors.js';
 import { isModerator, notAModerator } from '../moderation/moderation.service.js';
