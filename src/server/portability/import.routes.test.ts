@@ -103,6 +103,26 @@ describe('the /import page API', () => {
     expect(after.items.length).toBeGreaterThan(0);
   });
 
+  it('refuses a second import while one is writing (a dry run may run beside it)', async () => {
+    // Sent together: whichever starts first is still reading the file (it reads it through twice) when the other arrives.
+    const [a, b, dry] = await Promise.all([
+      upload(moderator, { data: WXR, filename: 'one.xml' }),
+      upload(moderator, { data: WXR, filename: 'one.xml' }),
+      upload(moderator, { data: WXR, filename: 'dry.xml' }, true),
+    ]);
+    await t.settled();
+    expect([a.statusCode, b.statusCode].sort()).toEqual([202, 409]);
+    expect((a.statusCode === 409 ? a : b).json()).toEqual({
+      error: 'IMPORT_RUNNING',
+      message: 'The import of one.xml is still running. Wait for its report, then try again (a dry run may run beside it).',
+    });
+    expect(dry.statusCode, dry.body).toBe(202);
+    const after = await upload(moderator, { data: WXR, filename: 'again.xml' });
+    expect(after.statusCode, after.body).toBe(202);
+    await t.settled();
+    expect((await status(moderator, after.json<ImportJob>().id)).json<ImportJob>().report?.posts).toMatchObject({ imported: 0, unchanged: 6 });
+  });
+
   it('answers 404 for an import it does not know', async () => {
     const response = await status(moderator, 'no-such-import');
     expect(response.statusCode).toBe(404);

@@ -14,7 +14,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { SessionUser } from '../auth/session.js';
 import { neverCached } from '../cache/route-caching.js';
 import type { AppError } from '../errors.js';
-import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import { badRequest, conflict, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 import { toMultipartError } from '../http/multipart-errors.js';
 import { isModerator, notAModerator } from '../moderation/moderation.service.js';
 import { createImportJobs, type ImportUpload } from './import/import-jobs.js';
@@ -54,13 +54,18 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
         tags: ['moderation'],
         summary: 'Start an import (moderators only): multipart `file` (Ghost .json or .zip, WordPress .xml or .zip, .zip of Markdown files) and optional `dryRun` (`true`: write nothing, report what would happen)',
         consumes: ['multipart/form-data'],
-        response: { 202: importJobSchema, 400: apiErrorSchema, 404: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema },
+        response: { 202: importJobSchema, 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema },
       },
       onRequest: requireModerator,
     },
     async (request, reply) => {
       const moderator = moderators.get(request)!;
       const upload = await receiveUpload(request, moderator);
+      const writing = imports.writing();
+      if (writing && !upload.dryRun) {
+        await rm(path.dirname(upload.file), { recursive: true, force: true });
+        throw conflict(`The import of ${writing.fileName} is still running. Wait for its report, then try again (a dry run may run beside it).`, 'IMPORT_RUNNING');
+      }
       void reply.header('cache-control', 'private, no-store');
       return reply.status(202).send(imports.start(upload));
     },

@@ -40,6 +40,11 @@ export function createImportJobs(deps: ImportDeps & { background: BackgroundTask
   };
 
   return {
+    /** The import that writes, if one is under way: two at once could both find a post new and write it twice. */
+    writing(): ImportJob | undefined {
+      return [...jobs.values()].find((job) => job.state === 'running' && !job.dryRun);
+    },
+
     start(upload: ImportUpload): ImportJob {
       forgetOld();
       const job: ImportJob & { finishedAt?: number } = {
