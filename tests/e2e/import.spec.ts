@@ -1,4 +1,5 @@
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { E2E_IMPORT_MODERATOR_EMAIL, expect, signUpVerified, test } from './support/fixtures';
 
@@ -45,6 +46,9 @@ test('a moderator imports a WordPress export from /import: a dry run first, then
   await expect(report).toContainText('6 imported, 0 unchanged, 2 failed, 4 skipped');
   await expect(report.getByRole('list').first()).toContainText('"Edge Case: Unknown Author" (wp:post_id 1242): dc:creator');
   await expect(progress).toHaveCount(0);
+  // The form, the report and its lists pass axe with no serious violation.
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.help}`)).toEqual([]);
 
   // The readers see the imported posts.
   await readerPage.goto('/search?searchTerm=Markup');
