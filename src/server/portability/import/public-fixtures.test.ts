@@ -83,3 +83,59 @@ describe("import of WordPress's own theme unit test data (themeunittestdata.word
     expect(await count('blogs', 'published')).toBe(46);
   });
 });
+
+describe('import of a real Ghost 4.1 export (the one Ghost keeps among its test fixtures)', () => {
+  let site: Awaited<ReturnType<typeof importSite>>;
+  let report: ImportReport;
+  beforeAll(async () => {
+    site = await importSite();
+    report = await runImport(site.deps, path.join(PUBLIC, 'ghost-4.1-export.json'));
+  });
+  afterAll(async () => site.close());
+
+  // Counted from the file with Python's json module, not with our reader: db[0].data.posts has
+  // 11 rows, 7 of type "post" (all "published") and 4 of type "page"; tags has one ("Getting
+  // Started"), which posts_tags gives to each of the 7 posts; posts_authors names one author for
+  // all 11 (5951f5fca366002ebd5dbef7, ghost-author@example.com); users has 2 (the other, the
+  // site's owner, wrote nothing); a Ghost export holds no comments.
+  it('imports the 7 posts with their dates, tag and author, and skips the 4 pages', async () => {
+    expect(report.format).toBe('ghost');
+    expect(report.posts).toEqual({ imported: 7, unchanged: 0, failed: 0, skipped: 4 });
+    expect(report.skipped.map((item) => item.post)).toEqual([
+      '"About this site" (id 605ac141a2d5a6aa9e101ecb)',
+      '"Contact" (id 605ac141a2d5a6aa9e101ecd)',
+      '"Privacy" (id 605ac141a2d5a6aa9e101ecf)',
+      '"Contribute" (id 605ac141a2d5a6aa9e101ed1)',
+    ]);
+    expect(report.problems).toEqual([]);
+    expect(report.comments).toEqual({ imported: 0, unchanged: 0, skipped: 0 });
+    expect(report.accountsCreated).toEqual(['ghost-author@example.com']);
+    const blogs = await site.deps.db
+      .selectFrom('blogs')
+      .innerJoin('user', 'user.id', 'blogs.user_id')
+      .select(['blogs.title', 'blogs.status', 'blogs.tags', 'blogs.created_at', 'user.email'])
+      .orderBy('blogs.created_at')
+      .execute();
+    expect(blogs).toHaveLength(7);
+    expect(new Set(blogs.map((b) => `${b.status} ${b.email} ${b.tags.join(',')}`))).toEqual(new Set(['published ghost-author@example.com getting-started']));
+    // published_at of the first and the last post.
+    expect(blogs[0]).toMatchObject({ title: 'Setting up apps and custom integrations', created_at: new Date('2021-03-24T04:34:09.000Z') });
+    expect(blogs[6]).toMatchObject({ title: 'Start here for a quick overview of everything you need to know', created_at: new Date('2021-03-24T04:34:15.000Z') });
+  });
+
+  it('turns the html into Markdown, __GHOST_URL__ resolved (site-relative, with no --source-url), and lists the remote images', async () => {
+    const portal = await site.deps.db.selectFrom('blogs').select(['body']).where('title', '=', 'Building your audience with subscriber signups').executeTakeFirstOrThrow();
+    expect(portal.body).toContain('*Portal*');
+    expect(portal.body).not.toContain('<p>');
+    expect(portal.body).not.toContain('__GHOST_URL__');
+    expect(portal.body).toContain('[setting up premium subscriptions](/sell/)');
+    expect(report.images.stored).toBe(0);
+    expect(report.images.remote).toContain('https://static.ghost.org/v4.0.0/images/portalsettings.png');
+    expect(report.images.remote.every((url) => url.startsWith('https://'))).toBe(true);
+  });
+
+  it('changes nothing when run again', async () => {
+    const again = await runImport(site.deps, path.join(PUBLIC, 'ghost-4.1-export.json'));
+    expect(again.posts).toEqual({ imported: 0, unchanged: 7, failed: 0, skipped: 4 });
+  });
+});
