@@ -49,6 +49,8 @@ export default defineConfig({
                   'src/server/portability/import/import.cli.test.ts',
                   // PGlite's own dump and restore; backup.postgres.test.ts is Postgres' (pg_dump).
                   'src/server/portability/backup/backup.test.ts',
+                  // Restores into a fresh PGlite; what it proves (the images in S3) is the same on either database.
+                  'src/server/portability/backup/backup.s3.test.ts',
                   'src/server/portability/backup/backup-running-server.test.ts',
                   'src/server/subscriptions/subscription-delivery.crash.test.ts',
                   // Spawns servers on their own PGlite: nothing in it depends on the test database.

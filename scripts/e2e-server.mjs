@@ -25,8 +25,8 @@ const child = spawn(process.execPath, [path.join(buildDir, 'server/main.js')], {
     AI_API_KEY: '',
     SMTP_URL: '',
     DATABASE_URL: '',
-    // The moderation spec signs in as this moderator (tests/e2e/support/fixtures.ts).
-    MODERATOR_EMAILS: 'e2e-moderator@example.com',
+    // The moderation and import specs each sign in as one of these moderators (tests/e2e/support/fixtures.ts).
+    MODERATOR_EMAILS: 'e2e-moderator@example.com,e2e-import-moderator@example.com',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

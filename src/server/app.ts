@@ -15,6 +15,7 @@ import { createBackgroundTasks, type BackgroundTasks } from './background/backgr
 import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
 import { myDataRoutes } from './portability/my-data.routes.js';
+import { importRoutes } from './portability/import.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
 import { blogRoutes } from './blogs/blogs.routes.js';
 import { commentMailRoutes } from './comments/comment-mail.routes.js';
@@ -229,6 +230,7 @@ export async function buildApp(options: BuildAppOptions) {
     await features.register(tagRoutes, deps);
     await features.register(aiRoutes, deps);
     await features.register(moderationRoutes, deps);
+    await features.register(importRoutes, deps);
     await features.register(subscriptionRoutes, deps);
     features.get('/api/openapi.json', { schema: { hide: true }, config: neverCached }, async () => app.swagger());
     await features.register(feedRoutes, deps);

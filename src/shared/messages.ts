@@ -33,6 +33,7 @@ export const messages = {
   alreadyReportedComment: 'You have already reported this comment.',
   chooseReportReason: 'Choose a reason.',
   moderation: 'Moderation',
+  importContent: 'Import',
   addComment: 'Add a comment!',
   // Reading (issues 13 and 14): texts of this site, not of the spec.
   noSuchAuthor: 'This author does not exist',

@@ -27,6 +27,7 @@ export const paths = {
   drafts: () => '/drafts',
   ai: () => '/ai',
   moderation: () => '/moderation',
+  import: () => '/import',
   auth: (view?: string, extra: Record<string, string> = {}) => withQuery('/auth', { view, ...extra }),
   viewBlog: (id: string) => withQuery('/viewBlog', { id }),
   edit: (id: string) => withQuery('/edit', { id }),

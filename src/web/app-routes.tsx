@@ -50,6 +50,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/subscription/unsubscribe', async () => (await import('./routes/unsubscribe-subscription')).unsubscribeSubscriptionScreen),
         screen('/drafts', async () => (await import('./routes/drafts')).draftsScreen),
         screen('/moderation', async () => (await import('./routes/moderation')).moderationScreen),
+        screen('/import', async () => (await import('./routes/import')).importScreen),
         {
           path: '*',
           // The server answers unknown paths with 404 and this screen.

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { LoadingPage } from '../components/loading-page';
@@ -20,6 +21,9 @@ function ModerationPage() {
   return (
     <div className="mx-auto" style={{ maxWidth: 960 }}>
       <h1 className="h3 mb-4">{messages.moderation}</h1>
+      <p>
+        <Link to={paths.import()}>Import posts from Ghost, WordPress or Markdown files</Link>
+      </p>
       <ModerationPanel />
       <MailQueue />
     </div>

@@ -45,6 +45,8 @@ export const DEFAULT_PASSWORD = 'correct horse battery';
 
 /** The one moderator of the e2e server (`MODERATOR_EMAILS` in scripts/e2e-server.mjs). */
 export const E2E_MODERATOR_EMAIL = 'e2e-moderator@example.com';
+/** A second moderator, for the import spec (an address signs up once per e2e server). */
+export const E2E_IMPORT_MODERATOR_EMAIL = 'e2e-import-moderator@example.com';
 
 /**
  * Signs up through the API, confirms through the e-mailed link's token, and leaves the

@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BlogPage } from '../../shared/blog-schema.js';
+import type { ImportJob } from '../../shared/import-schema.js';
+import { multipart } from '../testing/multipart.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
+import { FIXTURES } from './import/import-test-support.js';
+
+const MODERATOR_EMAIL = uniqueEmail('moderator');
+const WXR = readFileSync(path.join(FIXTURES, 'wordpress-site/theme-unit-test-data.xml'));
+
+describe('the /import page API', () => {
+  let t: TestApp;
+  let moderator: TestUser;
+  let reader: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL });
+    [moderator, reader] = await Promise.all([signUpUser(t.app, { email: MODERATOR_EMAIL }), signUpUser(t.app)]);
+  });
+  afterAll(() => t.close());
+
+  const upload = async (user: TestUser | undefined, file: { data: Buffer; filename: string } | undefined, dryRun = false) => {
+    const form = await multipart({ dryRun: String(dryRun) }, file && { name: 'file', ...file });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/imports',
+      headers: { origin: TEST_PUBLIC_URL, ...(user ? { cookie: user.cookie } : {}), ...form.headers },
+      remoteAddress: randomIp(),
+      payload: form.payload,
+    });
+  };
+  const status = (user: TestUser | undefined, id: string) =>
+    t.app.inject({ method: 'GET', url: `/api/imports/${id}`, headers: { origin: TEST_PUBLIC_URL, ...(user ? { cookie: user.cookie } : {}) }, remoteAddress: randomIp() });
+  /** Starts an import as the moderator and waits for the background work to end, then reads its status as the page does. */
+  const importAndWait = async (file: { data: Buffer; filename: string }, dryRun = false) => {
+    const started = await upload(moderator, file, dryRun);
+    expect(started.statusCode, started.body).toBe(202);
+    expect(started.json<ImportJob>()).toMatchObject({ state: 'running', fileName: file.filename, dryRun, report: null, error: null });
+    await t.settled();
+    const answer = await status(moderator, started.json<ImportJob>().id);
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer.json<ImportJob>();
+  };
+  const blogCount = async () => Number((await t.database.db.selectFrom('blogs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('answers 404 to readers and to the signed out, as the moderation API does, and starts nothing', async () => {
+    for (const user of [reader, undefined]) {
+      const response = await upload(user, { data: WXR, filename: 'export.xml' });
+      expect(response.statusCode, response.body).toBe(404);
+      expect(response.json()).toEqual({ error: 'NOT_FOUND', message: 'Not found.' });
+    }
+    const started = await upload(moderator, { data: WXR, filename: 'export.xml' }, true);
+    expect((await status(reader, started.json<ImportJob>().id)).statusCode).toBe(404);
+    expect((await status(undefined, started.json<ImportJob>().id)).statusCode).toBe(404);
+    await t.settled();
+    expect(await blogCount()).toBe(0);
+  });
+
+  it('refuses a file of another kind, and a form with no file, at once', async () => {
+    const text = await upload(moderator, { data: Buffer.from('hello'), filename: 'notes.txt' });
+    expect(text.statusCode).toBe(415);
+    expect(text.json()).toEqual({
+      error: 'UNSUPPORTED_MEDIA_TYPE',
+      message: '"notes.txt" is not an export this page reads: choose a Ghost export (.json or .zip), a WordPress export (.xml or .zip) or a .zip of Markdown files.',
+    });
+    const none = await upload(moderator, undefined);
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toEqual({ error: 'BAD_REQUEST', message: 'Choose an export file to import.' });
+  });
+
+  it('reports a malformed export with one clear message naming the file as it was uploaded, and writes nothing', async () => {
+    const job = await importAndWait({ data: Buffer.from('<?xml version="1.0"?>\n<rss><channel><item></channel></rss>'), filename: 'broken.xml' });
+    expect(job.state).toBe('failed');
+    expect(job.report).toBeNull();
+    expect(job.error?.error).toBe('IMPORT_REFUSED');
+    expect(job.error?.message).toMatch(/^broken\.xml, line 2: not well-formed XML/);
+    expect(job.error?.message).not.toContain('import-upload-');
+    expect(await blogCount()).toBe(0);
+  });
+
+  it('runs a dry run that writes nothing and reports what would happen', async () => {
+    const job = await importAndWait({ data: WXR, filename: 'theme-unit-test-data.xml' }, true);
+    expect(job.state).toBe('done');
+    expect(job.report?.dryRun).toBe(true);
+    // The counts of wordpress-import.test.ts, for the same file.
+    expect(job.report?.posts).toEqual({ imported: 6, unchanged: 0, failed: 2, skipped: 4 });
+    expect(await blogCount()).toBe(0);
+  });
+
+  it('imports, with its progress at the end and the report, and the public lists show the posts at once', async () => {
+    const before = (await t.app.inject({ method: 'GET', url: '/api/blogs' })).json<BlogPage>();
+    expect(before.items).toEqual([]);
+    const job = await importAndWait({ data: WXR, filename: 'theme-unit-test-data.xml' });
+    expect(job.state).toBe('done');
+    expect(job.progress).toEqual({ done: 8, total: 8 });
+    expect(job.report).toMatchObject({ format: 'wordpress', dryRun: false, posts: { imported: 6, unchanged: 0, failed: 2, skipped: 4 }, comments: { imported: 3 } });
+    expect(job.report?.problems.map((p) => p.field)).toEqual(['title', 'dc:creator']);
+    expect(await blogCount()).toBe(6);
+    const after = (await t.app.inject({ method: 'GET', url: '/api/blogs' })).json<BlogPage>();
+    expect(after.items.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a second import while one is writing (a dry run may run beside it)', async () => {
+    // Sent together: whichever starts first is still reading the file (it reads it through twice) when the other arrives.
+    const [a, b, dry] = await Promise.all([
+      upload(moderator, { data: WXR, filename: 'one.xml' }),
+      upload(moderator, { data: WXR, filename: 'one.xml' }),
+      upload(moderator, { data: WXR, filename: 'dry.xml' }, true),
+    ]);
+    await t.settled();
+    expect([a.statusCode, b.statusCode].sort()).toEqual([202, 409]);
+    expect((a.statusCode === 409 ? a : b).json()).toEqual({
+      error: 'IMPORT_RUNNING',
+      message: 'The import of one.xml is still running. Wait for its report, then try again (a dry run may run beside it).',
+    });
+    expect(dry.statusCode, dry.body).toBe(202);
+    const after = await upload(moderator, { data: WXR, filename: 'again.xml' });
+    expect(after.statusCode, after.body).toBe(202);
+    await t.settled();
+    expect((await status(moderator, after.json<ImportJob>().id)).json<ImportJob>().report?.posts).toMatchObject({ imported: 0, unchanged: 6 });
+  });
+
+  it('answers 404 for an import it does not know', async () => {
+    const response = await status(moderator, 'no-such-import');
+    expect(response.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,141 @@
+import fastifyMultipart from '@fastify/multipart';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '../../shared/api-error.js';
+import { EVERYTHING_TAG } from '../../shared/cache-tags.js';
+import { IMPORT_FILE_TYPES, IMPORT_UPLOAD_MAX_BYTES, IMPORT_UPLOAD_MAX_LABEL, importJobSchema } from '../../shared/import-schema.js';
+import type { AppDeps } from '../app-deps.js';
+import type { SessionUser } from '../auth/session.js';
+import { neverCached } from '../cache/route-caching.js';
+import type { AppError } from '../errors.js';
+import { badRequest, conflict, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import { toMultipartError } from '../http/multipart-errors.js';
+import { isModerator, notAModerator } from '../moderation/moderation.service.js';
+import { createImportJobs, type ImportUpload } from './import/import-jobs.js';
+import { personOf } from './import/imported-post.js';
+
+const UPLOAD_LIMITS = { fileSize: IMPORT_UPLOAD_MAX_BYTES, files: 1, fields: 2, parts: 4, fieldNameSize: 100, fieldSize: 100, headerPairs: 20 };
+const tooLarge = () => payloadTooLarge(`The file is larger than ${IMPORT_UPLOAD_MAX_LABEL}. Import it with \`npm run import\` on the server instead.`);
+const wrongType = (name: string) =>
+  unsupportedMediaType(`"${name}" is not an export this page reads: choose a Ghost export (.json or .zip), a WordPress export (.xml or .zip) or a .zip of Markdown files.`);
+
+/**
+ * The /import page's API (moderators only; everyone else gets the same 404 as the moderation
+ * API): an upload starts the import in the background and answers at once; the page polls the
+ * import's status for its progress and, at the end, its report.
+ */
+export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  await app.register(fastifyMultipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
+  const imports = createImportJobs({
+    db: deps.db,
+    storage: deps.storage,
+    log: app.log,
+    background: deps.background,
+    contentChanged: () => app.contentChanged([EVERYTHING_TAG]),
+  });
+
+  const moderators = new WeakMap<FastifyRequest, SessionUser>();
+  const requireModerator = async (request: FastifyRequest) => {
+    const user = await deps.sessions.optionalUser(request);
+    if (!isModerator(deps.config, user)) throw notAModerator();
+    moderators.set(request, user);
+  };
+
+  app.post(
+    '/api/imports',
+    {
+      schema: {
+        tags: ['moderation'],
+        summary: 'Start an import (moderators only): multipart `file` (Ghost .json or .zip, WordPress .xml or .zip, .zip of Markdown files) and optional `dryRun` (`true`: write nothing, report what would happen)',
+        consumes: ['multipart/form-data'],
+        response: { 202: importJobSchema, 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema },
+      },
+      onRequest: requireModerator,
+    },
+    async (request, reply) => {
+      const moderator = moderators.get(request)!;
+      const upload = await receiveUpload(request, moderator);
+      const writing = imports.writing();
+      if (writing && !upload.dryRun) {
+        await rm(path.dirname(upload.file), { recursive: true, force: true });
+        throw conflict(`The import of ${writing.fileName} is still running. Wait for its report, then try again (a dry run may run beside it).`, 'IMPORT_RUNNING');
+      }
+      void reply.header('cache-control', 'private, no-store');
+      return reply.status(202).send(imports.start(upload));
+    },
+  );
+
+  app.get(
+    '/api/imports/:id',
+    {
+      config: neverCached,
+      schema: {
+        tags: ['moderation'],
+        summary: "An import's state, progress and, once done, its report (moderators only)",
+        params: z.object({ id: z.string().max(40) }),
+        response: { 200: importJobSchema, 404: apiErrorSchema },
+      },
+      onRequest: requireModerator,
+    },
+    async (request, reply) => {
+      const job = imports.get(request.params.id);
+      if (!job) throw notFound('No import has this id (an import is kept for an hour after it ends, in the process that ran it).');
+      void reply.header('cache-control', 'private, no-store');
+      return job;
+    },
+  );
+};
+
+/**
+ * Writes the uploaded file to a folder of its own (the import reads it twice, and a zip needs a
+ * file to seek in), under the name it had, so the reader knows its kind by its extension.
+ */
+async function receiveUpload(request: FastifyRequest, moderator: SessionUser): Promise<ImportUpload> {
+  if (!request.isMultipart()) throw unsupportedMediaType('Send the export as multipart/form-data, in the field "file".');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'import-upload-'));
+  let file: string | undefined;
+  let fileName = '';
+  let dryRun = false;
+  let failure: AppError | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'dryRun') dryRun = part.value === 'true' || part.value === 'on';
+        continue;
+      }
+      if (failure || part.fieldname !== 'file' || file) {
+        part.file.resume();
+        failure ??= badRequest('Send one file, in the field "file".');
+        continue;
+      }
+      fileName = path.basename(part.filename.replaceAll('\\', '/')).slice(0, 200);
+      if (!IMPORT_FILE_TYPES.some((type) => fileName.toLowerCase().endsWith(type))) {
+        part.file.resume();
+        failure ??= fileName ? wrongType(fileName) : badRequest('Choose an export file to import.');
+        continue;
+      }
+      file = path.join(dir, fileName);
+      await pipeline(part.file, createWriteStream(file, { mode: 0o600 }));
+      if (part.file.truncated) failure ??= tooLarge();
+    }
+  } catch (error) {
+    failure ??= toMultipartError(error, {
+      fileTooLarge: tooLarge,
+      tooManyFiles: () => badRequest('Send one file, in the field "file".'),
+      tooManyParts: () => badRequest('Send the fields "file" and "dryRun" only.'),
+      malformed: 'The upload was cut off or is not a well-formed form. Please try again.',
+    });
+  }
+  if (!failure && !file) failure = badRequest('Choose an export file to import.');
+  if (failure) {
+    await rm(dir, { recursive: true, force: true });
+    throw failure;
+  }
+  return { file: file!, fileName, dryRun, owner: personOf(moderator.email, undefined, 'owner') };
+}
