@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import {
@@ -12,9 +11,9 @@ import { queueJobSchema, queueOverviewSchema } from '../../shared/subscription-s
 import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
-import type { SessionUser } from '../auth/session.js';
-import { createReport, getOverview, isModerator, notAModerator, performAction } from './moderation.service.js';
+import { createReport, getOverview, performAction } from './moderation.service.js';
 import { privateAnswer } from '../cache/route-caching.js';
+import { moderatorGuard } from './moderator-guard.js';
 
 /** Reports per reader: more than anyone files by hand, a stop for a script flooding the moderators. */
 export const REPORT_RATE_LIMIT = { max: 20, windowSeconds: 10 * 60 };
@@ -22,14 +21,7 @@ export const REPORT_RATE_LIMIT = { max: 20, windowSeconds: 10 * 60 };
 export const MODERATION_ACTION_RATE_LIMIT = { max: 300, windowSeconds: 10 * 60 };
 
 export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const moderators = new WeakMap<FastifyRequest, SessionUser>();
-  /** Runs before anything about the request is judged: everyone but a moderator gets the same 404. */
-  const requireModerator = async (request: FastifyRequest) => {
-    const user = await deps.sessions.optionalUser(request);
-    if (!isModerator(deps.config, user)) throw notAModerator();
-    moderators.set(request, user);
-  };
-  const moderatorOf = (request: FastifyRequest) => moderators.get(request)!;
+  const { requireModerator, moderatorOf } = moderatorGuard(deps);
   const serviceDeps = { db: deps.db, config: deps.config };
 
   app.post(

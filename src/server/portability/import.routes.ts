@@ -12,11 +12,11 @@ import { EVERYTHING_TAG } from '../../shared/cache-tags.js';
 import { IMPORT_FILE_TYPES, IMPORT_UPLOAD_MAX_BYTES, IMPORT_UPLOAD_MAX_LABEL, importJobSchema } from '../../shared/import-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import type { SessionUser } from '../auth/session.js';
-import { neverCached } from '../cache/route-caching.js';
+import { privateAnswer } from '../cache/route-caching.js';
 import type { AppError } from '../errors.js';
 import { badRequest, conflict, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 import { toMultipartError } from '../http/multipart-errors.js';
-import { isModerator, notAModerator } from '../moderation/moderation.service.js';
+import { moderatorGuard } from '../moderation/moderator-guard.js';
 import { createImportJobs, type ImportUpload } from './import/import-jobs.js';
 import { personOf } from './import/imported-post.js';
 
@@ -40,16 +40,12 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     contentChanged: () => app.contentChanged([EVERYTHING_TAG]),
   });
 
-  const moderators = new WeakMap<FastifyRequest, SessionUser>();
-  const requireModerator = async (request: FastifyRequest) => {
-    const user = await deps.sessions.optionalUser(request);
-    if (!isModerator(deps.config, user)) throw notAModerator();
-    moderators.set(request, user);
-  };
+  const { requireModerator, moderatorOf } = moderatorGuard(deps);
 
   app.post(
     '/api/imports',
     {
+      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: 'Start an import (moderators only): multipart `file` (Ghost .json or .zip, WordPress .xml or .zip, .zip of Markdown files) and optional `dryRun` (`true`: write nothing, report what would happen)',
@@ -59,14 +55,13 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       onRequest: requireModerator,
     },
     async (request, reply) => {
-      const moderator = moderators.get(request)!;
+      const moderator = moderatorOf(request);
       const upload = await receiveUpload(request, moderator);
       const writing = imports.writing();
       if (writing && !upload.dryRun) {
         await rm(path.dirname(upload.file), { recursive: true, force: true });
         throw conflict(`The import of ${writing.fileName} is still running. Wait for its report, then try again (a dry run may run beside it).`, 'IMPORT_RUNNING');
       }
-      void reply.header('cache-control', 'private, no-store');
       return reply.status(202).send(imports.start(upload));
     },
   );
@@ -74,7 +69,7 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
   app.get(
     '/api/imports/:id',
     {
-      config: neverCached,
+      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: "An import's state, progress and, once done, its report (moderators only)",
@@ -83,10 +78,9 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       },
       onRequest: requireModerator,
     },
-    async (request, reply) => {
+    async (request) => {
       const job = imports.get(request.params.id);
       if (!job) throw notFound('No import has this id (an import is kept for an hour after it ends, in the process that ran it).');
-      void reply.header('cache-control', 'private, no-store');
       return job;
     },
   );
