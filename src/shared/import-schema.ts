@@ -18,6 +18,8 @@ export const importReportSchema = z.object({
   images: z.object({ stored: z.number(), remote: z.array(z.string()), missing: z.array(z.string()), failed: z.array(z.string()) }),
   problems: z.array(z.object({ post: z.string(), field: z.string(), message: z.string() })),
   skipped: z.array(z.object({ post: z.string(), reason: z.string() })),
+  /** Published for members only in the source: imported as drafts, which their authors may publish. */
+  keptPrivate: z.array(z.object({ post: z.string(), reason: z.string() })),
 });
 export type ImportReportBody = z.infer<typeof importReportSchema>;
 

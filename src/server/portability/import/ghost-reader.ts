@@ -101,16 +101,20 @@ async function* ghostPosts(data: GhostData): AsyncIterable<ReadItem> {
         throw new PostError('html', 'missing (only mobiledoc/lexical): export again from Ghost 4 or later, which writes html');
       }
       if (raw.title !== undefined && raw.title !== null && typeof raw.title !== 'string') throw new PostError('title', 'is not text');
-      const status = raw.status === 'published' ? 'published' : 'draft';
       if (!['published', 'draft', 'scheduled', 'sent'].includes(String(raw.status))) throw new PostError('status', `${JSON.stringify(raw.status)} is not a Ghost status`);
+      // Members-only and paid posts were never public: this site has no members, so they stay drafts.
+      const visibility = typeof raw.visibility === 'string' ? raw.visibility : 'public';
+      const published = raw.status === 'published' || raw.status === 'sent';
+      const keptPrivate = published && visibility !== 'public' ? `for ${visibility === 'members' ? 'members' : `${visibility} members`} only in Ghost` : undefined;
+      const status = published && !keptPrivate ? 'published' : 'draft';
       const publishedAt = parseDate(raw.published_at, 'published_at');
       const createdAt = parseDate(raw.created_at, 'created_at');
       const post: ImportedPost = {
         sourceId: postId,
         title: (raw.title as string | null | undefined) ?? '',
         body: markdownByPost.get(postId) ?? htmlToMarkdown((raw.html as string | null | undefined) ?? ''),
-        status: raw.status === 'sent' ? 'published' : status,
-        createdAt: status === 'published' ? (publishedAt ?? createdAt) : createdAt,
+        status,
+        createdAt: published ? (publishedAt ?? createdAt) : createdAt,
         updatedAt: parseDate(raw.updated_at, 'updated_at'),
         tags: tagsOf(
           [...(tagsByPost.get(postId) ?? [])]
@@ -131,6 +135,7 @@ async function* ghostPosts(data: GhostData): AsyncIterable<ReadItem> {
           }),
         ),
         skippedComments: [],
+        ...(keptPrivate ? { keptPrivate } : {}),
       };
       yield { post };
     } catch (error) {

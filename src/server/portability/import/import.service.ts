@@ -56,6 +56,8 @@ export interface ImportReport {
   images: { stored: number; remote: string[]; missing: string[]; failed: string[] };
   problems: PostProblem[];
   skipped: SkippedItem[];
+  /** Posts published in their source for members only, imported as drafts (this site has no members). */
+  keptPrivate: Array<{ post: string; reason: string }>;
 }
 
 /** An image in Markdown: `![alt](url "title")` (turndown writes them so; hand-written ones mostly are). */
@@ -113,6 +115,7 @@ async function importAll(
     accountsCreated: [],
     images: { stored: 0, remote: [], missing: [], failed: [] },
     problems: [],
+    keptPrivate: [],
     skipped: [],
   };
   const line = options.onLine ?? (() => undefined);
@@ -183,6 +186,7 @@ async function importPost(deps: ImportDeps, archive: ImportArchive, reader: Impo
       ctx.report.comments.imported += post.comments.length;
       ctx.report.images.stored += images.count;
       ctx.report.comments.skipped += post.skippedComments.length;
+      if (post.keptPrivate) ctx.report.keptPrivate.push({ post: label, reason: post.keptPrivate });
       ctx.line(`would import\t${label} (${post.status}${post.createdAt ? `, ${post.createdAt.toISOString()}` : ''}) by ${post.author.email}; ${post.tags.length} tags, ${images.count} images, ${post.comments.length} comments`);
       await noteAccounts(deps, ctx, [post.author, ...post.comments.map((c) => c.author)]);
       return undefined;
@@ -199,7 +203,8 @@ async function importPost(deps: ImportDeps, archive: ImportArchive, reader: Impo
     });
     ctx.report.posts.imported += 1;
     ctx.report.images.stored += images.stored.length;
-    ctx.line(`imported\t${label} (${post.status}) by ${post.author.email}`);
+    if (post.keptPrivate) ctx.report.keptPrivate.push({ post: label, reason: post.keptPrivate });
+    ctx.line(`imported\t${label} (${post.status}${post.keptPrivate ? `: ${post.keptPrivate}` : ''}) by ${post.author.email}`);
     await importComments(deps, reader, blogId, post.comments, ctx);
     ctx.report.comments.skipped += post.skippedComments.length;
     return undefined;

@@ -37,6 +37,8 @@ export interface ImportedPost {
   comments: ImportedComment[];
   /** Comments of the export left out, each with why (no e-mail, not approved). */
   skippedComments: string[];
+  /** Why the post is kept a draft although its source published it (it was for members only). */
+  keptPrivate?: string;
 }
 
 /** A post the reader could not make sense of: skipped, and named in the report with the field at fault. */

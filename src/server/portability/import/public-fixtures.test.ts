@@ -94,11 +94,11 @@ describe('import of a real Ghost 4.1 export (the one Ghost keeps among its test 
   afterAll(async () => site.close());
 
   // Counted from the file with Python's json module, not with our reader: db[0].data.posts has
-  // 11 rows, 7 of type "post" (all "published") and 4 of type "page"; tags has one ("Getting
+  // 11 rows, 7 of type "post" (all "published", one of them with visibility "paid") and 4 of type "page"; tags has one ("Getting
   // Started"), which posts_tags gives to each of the 7 posts; posts_authors names one author for
   // all 11 (5951f5fca366002ebd5dbef7, ghost-author@example.com); users has 2 (the other, the
   // site's owner, wrote nothing); a Ghost export holds no comments.
-  it('imports the 7 posts with their dates, tag and author, and skips the 4 pages', async () => {
+  it('imports the 7 posts with their dates, tag and author (the paid one as a draft), and skips the 4 pages', async () => {
     expect(report.format).toBe('ghost');
     expect(report.posts).toEqual({ imported: 7, unchanged: 0, failed: 0, skipped: 4 });
     expect(report.skipped.map((item) => item.post)).toEqual([
@@ -117,7 +117,10 @@ describe('import of a real Ghost 4.1 export (the one Ghost keeps among its test 
       .orderBy('blogs.created_at')
       .execute();
     expect(blogs).toHaveLength(7);
-    expect(new Set(blogs.map((b) => `${b.status} ${b.email} ${b.tags.join(',')}`))).toEqual(new Set(['published ghost-author@example.com getting-started']));
+    expect(new Set(blogs.map((b) => `${b.email} ${b.tags.join(',')}`))).toEqual(new Set(['ghost-author@example.com getting-started']));
+    // For paying members only in Ghost: never public here, where nobody pays.
+    expect(blogs.filter((b) => b.status !== 'published').map((b) => [b.title, b.status])).toEqual([['Selling premium memberships with recurring revenue', 'draft']]);
+    expect(report.keptPrivate).toEqual([{ post: '"Selling premium memberships with recurring revenue"', reason: 'for paid members only in Ghost' }]);
     // published_at of the first and the last post.
     expect(blogs[0]).toMatchObject({ title: 'Setting up apps and custom integrations', created_at: new Date('2021-03-24T04:34:09.000Z') });
     expect(blogs[6]).toMatchObject({ title: 'Start here for a quick overview of everything you need to know', created_at: new Date('2021-03-24T04:34:15.000Z') });

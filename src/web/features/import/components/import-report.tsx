@@ -48,6 +48,19 @@ export function ImportReport({ report }: { report: ImportReportBody }) {
           </ul>
         </>
       )}
+      {report.keptPrivate.length > 0 && (
+        <>
+          <h3 className="h6">{report.dryRun ? 'Posts it would keep as drafts' : 'Posts kept as drafts'}</h3>
+          <p>They were for members only; this site has no members. Their authors may publish them.</p>
+          <ul>
+            {report.keptPrivate.map((post) => (
+              <li key={post.post}>
+                {post.post}: {post.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {report.images.remote.length > 0 && (
         <details>
           <summary>Remote images, not fetched ({new Set(report.images.remote).size})</summary>
