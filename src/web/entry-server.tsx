@@ -6,7 +6,7 @@ import type { PageViewer, RenderedPage, SiteInfo } from '../shared/page-render';
 import { AppProviders } from './app-providers';
 import { createRoutes } from './app-routes';
 import { jsonForScript } from './lib/json-script';
-import { isRouteHandle, SITE_DESCRIPTION, type MetaArgs, type PageMeta } from './lib/page-meta';
+import { isRouteHandle, SITE_DESCRIPTION, type MetaArgs, type PageMeta, type RouteHandle } from './lib/page-meta';
 import { serializeRouteErrors, type PageState } from './lib/page-state';
 import { createQueryClient } from './lib/query-client';
 import { moderatorAccessQueryOptions } from './lib/moderator-access';
@@ -15,13 +15,6 @@ import { PageHead } from './page-head.server';
 
 export { setApiTransport } from './lib/api-client';
 
-/**
- * The pages a signed-in reader gets rendered with their session: the reading pages, whose
- * controls (votes, 'Add a comment', the owner's buttons, the menu) depend on who reads. The
- * screens that need a session to show anything at all (the editor, settings, drafts, the AI page,
- * moderation) render after hydration, as before.
- */
-const PAGES_FOR_THE_VIEWER = new Set(['/', '/viewBlog', '/search', '/author', '/about', '/support']);
 
 /**
  * Renders one page on the server: React Router's static handler runs the matched routes' loaders
@@ -32,12 +25,12 @@ const PAGES_FOR_THE_VIEWER = new Set(['/', '/viewBlog', '/search', '/author', '/
  */
 export async function renderPage(url: URL, site: SiteInfo, viewer: PageViewer = { signedIn: false }): Promise<RenderedPage> {
   const queryClient = createQueryClient({ server: true });
-  if (viewer.signedIn && PAGES_FOR_THE_VIEWER.has(url.pathname)) await loadViewer(queryClient);
   const handler = createStaticHandler(createRoutes(queryClient));
   const context = await handler.query(new Request(url));
   if (context instanceof Response) {
     return { kind: 'redirect', status: context.status, location: context.headers.get('location') ?? '/' };
   }
+  if (viewer.signedIn && deepestHandle(context)?.forTheViewer) await loadViewer(queryClient);
 
   const router = createStaticRouter(handler.dataRoutes, context);
   const body = renderToString(
@@ -59,8 +52,7 @@ export async function renderPage(url: URL, site: SiteInfo, viewer: PageViewer = 
 
 /** The tags the deepest matched screen declares for this URL; none for a page that is never kept. */
 function pageCacheTags(context: StaticHandlerContext, url: URL): readonly string[] | undefined {
-  const handle = context.matches.map((match) => match.route.handle as unknown).findLast(isRouteHandle);
-  const cache = handle?.cache;
+  const cache = deepestHandle(context)?.cache;
   return cache === undefined || cache === 'never' ? undefined : cache(url);
 }
 
@@ -80,6 +72,11 @@ async function loadViewer(queryClient: ReturnType<typeof createQueryClient>): Pr
 
 /** The deepest matched route that describes itself. */
 function pageMeta(context: StaticHandlerContext, args: MetaArgs): PageMeta {
-  const handle = context.matches.map((match) => match.route.handle as unknown).findLast(isRouteHandle);
+  const handle = deepestHandle(context);
   return handle ? handle.meta(args) : { description: SITE_DESCRIPTION, path: args.url.pathname };
+}
+
+/** What the deepest matched screen declares (its meta, caching, rendering for the viewer). */
+function deepestHandle(context: StaticHandlerContext): RouteHandle | undefined {
+  return context.matches.map((match) => match.route.handle as unknown).findLast(isRouteHandle);
 }

@@ -34,6 +34,8 @@ export interface RouteHandle {
   meta: MetaFunction;
   /** What the page shows, for the server's response cache (`Screen.cache`); unset: never kept. */
   cache?: PageCaching;
+  /** Rendered with the signed-in reader's session (`Screen.forTheViewer`). */
+  forTheViewer?: true;
   /** The start of the message when the route's data fails to load ('The blogs could not be loaded.'). */
   loadError?: string;
 }

@@ -18,6 +18,12 @@ export interface Screen {
    * rendered for anonymous readers under them until a write names one (`docs/response-cache.md`).
    */
   cache: PageCaching;
+  /**
+   * Rendered on the server with the signed-in reader's session: a reading page whose controls
+   * (votes, 'Add a comment', the owner's buttons, the menu) depend on who reads. Screens that need
+   * a session to show anything at all (the editor, settings) render after hydration instead.
+   */
+  forTheViewer?: true;
   /** The start of the message when the data fails to load. */
   loadError?: string;
   /** Shown instead of the generic not-found page when the loader answers 404. */

@@ -40,6 +40,7 @@ function AboutPage() {
 }
 
 export const aboutScreen: Screen = {
+  forTheViewer: true,
   cache: STATIC_PAGE,
   Component: AboutPage,
   meta: () => ({ title: 'About', description: 'What this site is, who writes here, and how it works.', path: paths.about() }),

@@ -60,6 +60,7 @@ function AuthorPage() {
 }
 
 export const authorScreen: Screen = {
+  forTheViewer: true,
   cache: LIST_PAGE,
   Component: AuthorPage,
   loader: (queryClient) => async ({ request }) => {

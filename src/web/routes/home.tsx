@@ -70,6 +70,7 @@ function HomePage() {
 }
 
 export const homeScreen: Screen = {
+  forTheViewer: true,
   cache: LIST_PAGE,
   Component: HomePage,
   loader: (queryClient) => async ({ request }) => {

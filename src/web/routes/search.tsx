@@ -103,6 +103,7 @@ function NoBlogsFound() {
 }
 
 export const searchScreen: Screen = {
+  forTheViewer: true,
   cache: LIST_PAGE,
   Component: SearchPage,
   loader: (queryClient) => async ({ request }) => {

@@ -53,6 +53,7 @@ function SupportPage() {
 }
 
 export const supportScreen: Screen = {
+  forTheViewer: true,
   cache: STATIC_PAGE,
   Component: SupportPage,
   meta: () => ({ title: 'Support', description: 'Answers to common questions, and a form to contact us.', path: paths.support() }),
