@@ -1,7 +1,19 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** src/server's feature folders: each owns its routes, service and tables. */
+const SERVER_FEATURES = ['ai', 'auth', 'blogs', 'comments', 'contact', 'feeds', 'inline-images', 'moderation', 'portability', 'search', 'storage-sweep', 'subscriptions', 'tags', 'votes'];
+/** src/server's other folders: the core the features share, and the parts every feature runs on. */
+const SERVER_INFRASTRUCTURE = ['core', 'background', 'cache', 'db', 'health', 'http', 'images', 'jobs', 'mail', 'markdown', 'memory', 'metrics', 'pages', 'queue', 'rate-limit', 'storage'];
+const unclassified = readdirSync(path.join(import.meta.dirname, 'src/server'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && ![...SERVER_FEATURES, ...SERVER_INFRASTRUCTURE, 'testing'].includes(entry.name))
+  .map((entry) => entry.name);
+if (unclassified.length > 0) throw new Error(`eslint.config.js: name src/server/${unclassified.join(', ')} in SERVER_FEATURES or SERVER_INFRASTRUCTURE`);
+const NO_WEB_FROM_SERVER = { group: ['**/web/**'], message: 'The server never imports from src/web.' };
 
 export default tseslint.config(
   { ignores: ['dist/', 'dist-*/', '.build-*/', 'node_modules/', '.e2e-data/', 'test-results/', 'playwright-report/'] },
@@ -32,9 +44,14 @@ export default tseslint.config(
   {
     files: ['src/server/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**'], message: 'The server never imports from src/web.' }] }],
+      'no-restricted-imports': ['error', { patterns: [NO_WEB_FROM_SERVER] }],
     },
   },
+  // On the server, features (SERVER_FEATURES) import `core/` (what they share about blogs, comments
+  // and accounts), `shared/` and the infrastructure folders, never each other; the infrastructure
+  // and the core import no feature. Only the app (app.ts, main.ts) and the tests compose features.
+  ...SERVER_FEATURES.map((feature) => serverBoundary(feature, SERVER_FEATURES.filter((other) => other !== feature), 'Features do not import each other: share it through src/server/core/, or let app.ts compose them.')),
+  ...SERVER_INFRASTRUCTURE.map((folder) => serverBoundary(folder, SERVER_FEATURES, 'The core and the infrastructure import no feature: a feature registers itself with them (see app.ts).')),
   {
     files: ['src/shared/**/*.ts'],
     rules: {
@@ -47,6 +64,16 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );
+
+function serverBoundary(folder, forbidden, message) {
+  return {
+    files: [`src/server/${folder}/**/*.ts`],
+    ignores: ['src/server/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_WEB_FROM_SERVER, { regex: `^(\\.\\./)+(${forbidden.join('|')})/`, message }] }],
+    },
+  };
+}
 
 function featureBoundary(files, otherFeature) {
   return {

@@ -42,6 +42,8 @@ export default defineConfig({
                   'src/server/ai/ai-provider.test.ts',
                   'src/server/ai/client-bundle.test.ts',
                   'src/server/config.test.ts',
+                  // Lints the source: no database in it.
+                  'src/server/boundaries.test.ts',
                   'src/server/main.test.ts',
                   // Spawns servers on their own PGlite, as main.test.ts does.
                   'src/server/storage-sweep/storage-sweep.crash.test.ts',

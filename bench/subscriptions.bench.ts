@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
-import { blogPublishedJob } from '../src/server/blogs/blog-published.js';
+import { blogPublishedJob } from '../src/server/core/blog-published.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';

@@ -27,7 +27,7 @@ import { migrateToLatest } from '../src/server/db/migrate.js';
 import type { Database } from '../src/server/db/schema.js';
 import { preferTitleIndex, searchBlogRows } from '../src/server/search/search.repository.js';
 import { searchWords } from '../src/server/search/search-words.js';
-import { createSignedInUsers } from '../src/server/votes/test-support/signed-in-users.js';
+import { createSignedInUsers } from '../src/server/testing/signed-in-users.js';
 import { castVote } from '../src/server/votes/votes.service.js';
 import { benchDatabase, freePort, root, start, stop, waitFor } from './support/bench-processes.js';
 

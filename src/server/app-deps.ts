@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Auth } from './auth/auth.js';
 import type { PublicData } from './cache/public-data.js';
-import type { ViewerVotes } from './blogs/viewer-votes.js';
+import type { ViewerVotes } from './core/viewer-votes.js';
 import type { BackgroundTasks } from './background/background-tasks.js';
 import type { Sessions } from './auth/session.js';
 import type { Config } from './config.js';

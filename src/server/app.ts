@@ -40,7 +40,7 @@ import { registerMetrics } from './metrics/metrics.plugin.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
-import { createViewerVotes } from './blogs/viewer-votes.js';
+import { createViewerVotes } from './core/viewer-votes.js';
 import { createPublicData, createPublicDataStore, noPublicData } from './cache/public-data.js';
 import { createCacheInvalidation, type CacheInvalidation, type ExtraChannels } from './cache/cache-invalidation.js';
 import { neverCached, applyCacheDeclarations } from './cache/route-caching.js';

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
 import {
   FAKE_BLOG, FAKE_MODEL, startFakeOpenAiServer, type FakeOpenAiServer,
-} from '../../src/server/ai/test-support/fake-openai-server';
+} from '../../src/server/testing/fake-openai-server';
 import { DEFAULT_PASSWORD, expect, signUpVerified, test, uniqueEmail } from './support/fixtures';
 
 /*

@@ -8,7 +8,7 @@ import { BLOG_PROMPT, blogRequestBody, createBlogGenerator, loadAiSdk, toAiError
 import { sanitizeBlogHtml } from './sanitize-blog-html.js';
 import {
   FAKE_BLOG, splitIntoChunks, startFakeOpenAiServer, type FakeOpenAiServer,
-} from './test-support/fake-openai-server.js';
+} from '../testing/fake-openai-server.js';
 
 const KEY = 'sk-test-0123456789abcdef';
 let fake: FakeOpenAiServer;

@@ -10,7 +10,7 @@ import { ALREADY_RUNNING_MESSAGE, createAiService } from './ai.service.js';
 import { OFFLINE_MODEL_LABEL } from './offline-generator.js';
 import {
   FAKE_BLOG, FAKE_MODEL, startFakeOpenAiServer, type FakeOpenAiServer,
-} from './test-support/fake-openai-server.js';
+} from '../testing/fake-openai-server.js';
 
 const KEY = 'test-key-123';
 

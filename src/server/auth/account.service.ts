@@ -5,9 +5,11 @@ import type { Database } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { removeStoredImage } from '../images/stored-image.js';
 import type { ImageStorage } from '../storage/storage.js';
-import { deleteUserAndContent, findPasswordHash } from './account.repository.js';
+import { deleteUserAndContent } from '../core/account-deletion.repository.js';
+import { findPasswordHash } from './account.repository.js';
 import { verifyPassword } from './password-hashing.js';
-import type { SessionInfo, SessionUser } from './session.js';
+import type { SessionUser } from '../core/session-user.js';
+import type { SessionInfo } from './session.js';
 
 export interface AccountDeps {
   db: Kysely<Database>;

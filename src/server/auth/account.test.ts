@@ -7,7 +7,7 @@ import { createImageStorage, newImageKey } from '../storage/storage.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { DELETE_ACCOUNT_RATE_LIMITS } from './account.routes.js';
-import { call, codeOf, get, post, sessionEmail, waitForMail } from './test-support/auth-test-kit.js';
+import { call, codeOf, get, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 
 describe('the account API', () => {
   let t: TestApp;

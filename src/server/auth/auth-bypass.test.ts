@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, sessionCookie, uniqueEmail } from '../testing/test-users.js';
 import { AUTH_ADDRESS_LIMITS } from './auth-guards.js';
-import { get, linkParts, mailsTo, post, sessionEmail, waitForMail } from './test-support/auth-test-kit.js';
+import { get, linkParts, mailsTo, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 
 const PASSWORD = 'correct horse battery';
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { uniqueEmail } from '../testing/test-users.js';
 import { OTP_ALLOWED_ATTEMPTS, TOKEN_TTL_SECONDS } from './auth.js';
-import { codeOf, get, linkParts, mailsTo, post, sessionEmail, waitForMail } from './test-support/auth-test-kit.js';
+import { codeOf, get, linkParts, mailsTo, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 
 const PASSWORD = 'correct horse battery';
 

@@ -5,7 +5,7 @@ import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-ap
 import { randomIp, signUpUser, uniqueEmail } from '../testing/test-users.js';
 import { AUTH_ADDRESS_LIMITS } from './auth-guards.js';
 import { AUTH_IP_RATE_LIMITS, configuredSocialProviders } from './auth.js';
-import { call, codeOf, get, linkParts, post, sessionEmail, waitForMail } from './test-support/auth-test-kit.js';
+import { call, codeOf, get, linkParts, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 
 const PASSWORD = 'correct horse battery';
 

@@ -6,11 +6,7 @@ import type { Database } from '../db/schema.js';
 import { unauthorized } from '../errors.js';
 import type { Auth } from './auth.js';
 import { findSessionWithUser } from './session.repository.js';
-
-export interface SessionUser {
-  id: string;
-  email: string;
-}
+import type { SessionUser } from '../core/session-user.js';
 
 export interface SessionInfo {
   user: SessionUser;

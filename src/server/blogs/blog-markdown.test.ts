@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogSchema, searchPageSchema, type Blog } from '../../shared/blog-schema.js';
 import { BLOG_MAX_LENGTH } from '../../shared/constants.js';
-import { expectSafeHtml } from '../markdown/test-support/safe-html.js';
+import { expectSafeHtml } from '../testing/safe-html.js';
 import { createImageStorage } from '../storage/storage.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';

@@ -1,20 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { renderMarkdown, type RenderedMarkdown } from '../markdown/render-markdown.js';
-import { selectInlineImageSizes } from '../inline-images/inline-images.repository.js';
-import { inlineImageKeysOf } from '../inline-images/inline-images.service.js';
+import type { RenderedMarkdown } from '../markdown/render-markdown.js';
+import { renderBlogBody } from '../core/blog-body.js';
+import { selectInlineImageSizes } from '../core/inline-images.repository.js';
+import { inlineImageKeysOf } from '../core/inline-images.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { lockBlogsWithoutExcerpt, lockUnrenderedBlogs, saveBlogExcerpt, saveBlogRendering } from './blogs.repository.js';
-
-/** A blog's Markdown as its page shows it; images only from this site's own storage. */
-export function renderBlogBody(
-  body: string,
-  storage: Pick<ImageStorage, 'publicBaseUrl'>,
-  imageSizes?: ReadonlyMap<string, { width: number; height: number }>,
-): RenderedMarkdown {
-  return renderMarkdown(body, { imagePrefixes: [storage.publicBaseUrl], imageSizes });
-}
 
 /**
  * How a blog is rendered when it is saved (and previewed): its images uploaded from the editor get

@@ -3,17 +3,11 @@ import type { BlogStatus, Database } from '../db/schema.js';
 import type { RenderedMarkdown } from '../markdown/render-markdown.js';
 import type { StoredImage } from '../images/stored-image.js';
 import type { BlogSort } from '../../shared/blog-schema.js';
-import { selectBlogRows, selectBlogSummaryRows, type BlogRow, type BlogSummaryRow } from './blog-rows.repository.js';
-import { blogVisibleTo } from './blog-visibility.js';
+import { selectBlogSummaryRows, type BlogSummaryRow } from '../core/blog-rows.repository.js';
+import { blogVisibleTo } from '../core/blog-visibility.js';
+import { imageColumns, renderedColumns } from '../core/blog-writes.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-const renderedColumns = (rendered: RenderedMarkdown) => ({
-  html: rendered.html,
-  excerpt: rendered.excerpt,
-  reading_minutes: rendered.readingMinutes,
-  body_text: rendered.text,
-});
 
 /**
  * The columns each list order sorts by, each ending in `id` so the order is total (no blog shows
@@ -67,11 +61,6 @@ export async function findAuthorEmail(db: Kysely<Database>, userId: string): Pro
   return row?.email;
 }
 
-/** One blog as `viewerId` may see it (a draft only by its owner); undefined otherwise. */
-export async function findBlogRow(db: Db, viewerId: string | null, id: string): Promise<BlogRow | undefined> {
-  return selectBlogRows(db, viewerId).where('blogs.id', '=', id).where(blogVisibleTo(viewerId)).executeTakeFirst();
-}
-
 /** One page of a user's drafts, the last changed first (the one they were just writing on top). */
 export async function selectDraftsPage(db: Db, userId: string, options: { offset: number; limit: number }): Promise<BlogSummaryRow[]> {
   return selectBlogSummaryRows(db, userId)
@@ -82,27 +71,6 @@ export async function selectDraftsPage(db: Db, userId: string, options: { offset
     .offset(options.offset)
     .limit(options.limit)
     .execute();
-}
-
-export async function insertBlog(
-  db: Db,
-  row: { userId: string; title: string; body: string; status: BlogStatus; publishAt: Date | null; tags: string[]; rendered: RenderedMarkdown; image: StoredImage | null },
-): Promise<string> {
-  const inserted = await db
-    .insertInto('blogs')
-    .values({
-      user_id: row.userId,
-      title: row.title,
-      body: row.body,
-      status: row.status,
-      tags: row.tags,
-      publish_at: row.publishAt,
-      ...renderedColumns(row.rendered),
-      ...imageColumns(row.image),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return inserted.id;
 }
 
 /**
@@ -205,13 +173,4 @@ export async function clearOwnBlogImage(db: Db, id: string, userId: string): Pro
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .execute();
-}
-
-function imageColumns(image: StoredImage | null) {
-  return {
-    image_key: image?.key ?? null,
-    image_width: image?.width ?? null,
-    image_height: image?.height ?? null,
-    image_variant_widths: image?.variantWidths ?? null,
-  };
 }

@@ -21,22 +21,20 @@ import {
   releaseAllBlogInlineImages,
   removeInlineImageFiles,
   syncBlogInlineImages,
-} from '../inline-images/inline-images.service.js';
+} from '../core/inline-images.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
-import { toBlogJson, toBlogSummaryJson } from './blog-json.js';
-import { withViewerVotes, type ViewerVotes } from './viewer-votes.js';
+import { toBlogJson, toBlogSummaryJson } from '../core/blog-json.js';
+import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import { enqueueJob } from '../queue/job-queue.js';
-import { blogPublishedJob } from './blog-published.js';
+import { blogPublishedJob } from '../core/blog-published.js';
 import { parsePublishAt, queueSchedule, resolveSchedule } from './scheduled-publishing.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
   clearOwnBlogImage,
   deleteOwnBlog,
   findBlogOwner,
-  findBlogRow,
-  insertBlog,
   lockBlogOwnership,
   findAuthorEmail,
   selectDraftsPage,
@@ -44,6 +42,8 @@ import {
   updateOwnBlog,
   type ListFilter,
 } from './blogs.repository.js';
+import { findBlogRow } from '../core/blog-rows.repository.js';
+import { insertBlog } from '../core/blog-writes.repository.js';
 import { LISTS_TAG } from '../../shared/cache-tags.js';
 import { parseId } from '../http/ids.js';
 

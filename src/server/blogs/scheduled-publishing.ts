@@ -3,7 +3,7 @@ import { publishAtSchema, type BlogStatus } from '../../shared/blog-schema.js';
 import type { Database } from '../db/schema.js';
 import { badRequest } from '../errors.js';
 import { enqueueJob, type JobQueue, type NewJob } from '../queue/job-queue.js';
-import { blogPublishedJob } from './blog-published.js';
+import { blogPublishedJob } from '../core/blog-published.js';
 
 /**
  * Scheduled publishing: a draft with `publish_at` becomes public at that time through a job of

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { badRequest, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
-import { renderCommentBody } from './comments.service.js';
+import { renderCommentBody } from '../core/comment-body.js';
 import { claimCommentMailSlot, findCommentMailFacts, isCommentMailEnabled, saveCommentMailSetting } from './comment-mail.repository.js';
 import { unsubscribeToken, userOfUnsubscribeToken } from './unsubscribe-token.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { isCommentVisibleTo } from './comment-visibility.js';
+import { isCommentVisibleTo } from '../core/comment-visibility.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

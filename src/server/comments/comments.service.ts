@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Comment, CommentList, CommentThread } from '../../shared/comment-schema.js';
 import { messages } from '../../shared/messages.js';
-import { findBlogRow } from '../blogs/blogs.repository.js';
+import { findBlogRow } from '../core/blog-rows.repository.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
-import { renderMarkdown } from '../markdown/render-markdown.js';
-import { commentRowVisibleTo } from './comment-visibility.js';
+import { renderCommentBody } from '../core/comment-body.js';
+import { commentRowVisibleTo } from '../core/comment-visibility.js';
 import {
   deleteCommentRow,
   findCommentForWrite,
@@ -40,11 +40,6 @@ export const COMMENT_TEXTS = {
 
 const noSuchBlog = () => notFound(messages.blogDoesNotExist);
 const noSuchComment = () => notFound(COMMENT_TEXTS.noSuchComment);
-
-/** Comment text is the blogs' sanitised Markdown without headings or images. */
-export function renderCommentBody(body: string): string {
-  return renderMarkdown(body, { imagePrefixes: [], comment: true }).html;
-}
 
 /**
  * The blog as the viewer may see it: the same single-blog query the blog's own page uses, so

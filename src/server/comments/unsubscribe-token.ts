@@ -1,4 +1,4 @@
-import { signedToken, valueOfSignedToken } from '../auth/signed-token.js';
+import { signedToken, valueOfSignedToken } from '../core/signed-token.js';
 
 /**
  * The token of a comment e-mail's unsubscribe link: the user's id, signed (`auth/signed-token.ts`),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { element, escapeXml, xmlDocument } from './feed-xml.js';
-import { childNamed, parseXml } from './test-support/parse-xml.js';
+import { childNamed, parseXml } from '../testing/parse-xml.js';
 
 const HOSTILE = `Tom & Jerry's <b>"best"</b> ]]> day ]]> <![CDATA[ &amp; — 日本語 — مرحبا — 🎉👩‍💻\r\nnext\tline`;
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blogVisibleTo } from '../blogs/blog-visibility.js';
+import { blogVisibleTo } from '../core/blog-visibility.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 

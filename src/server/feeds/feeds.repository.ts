@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { blogVisibleTo } from '../blogs/blog-visibility.js';
+import { blogVisibleTo } from '../core/blog-visibility.js';
 import type { Database } from '../db/schema.js';
 
 /**

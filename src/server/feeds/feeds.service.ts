@@ -3,7 +3,7 @@ import { absoluteUrl, paths } from '../../shared/paths.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { notFound } from '../errors.js';
-import { renderBlogBody } from '../blogs/blog-rendering.service.js';
+import { renderBlogBody } from '../core/blog-body.js';
 import { outgoingText } from '../markdown/outgoing-text.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { atomXml } from './atom-xml.js';

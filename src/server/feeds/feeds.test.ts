@@ -8,7 +8,7 @@ import { buildApp, type App } from '../app.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { authorWithNewestBlogs, blogsById, newestBlogs, sitemapParts } from './feeds.repository.js';
-import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from './test-support/parse-xml.js';
+import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from '../testing/parse-xml.js';
 import { explain, vacuumBlogsUntilVisible } from '../testing/query-plans.js';
 import { htmlElements, htmlText } from '../testing/html-text.js';
 

@@ -5,7 +5,7 @@ import { inlineImageUploadedSchema } from '../../shared/inline-image-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { INLINE_IMAGE_FORM_LIMITS, readInlineImageForm } from './inline-image-form.js';
-import { uploadInlineImage } from './inline-images.service.js';
+import { uploadInlineImage } from '../core/inline-images.js';
 
 /** Twenty images a blog, a few blogs in ten minutes; a script filling the disk is stopped. */
 export const INLINE_IMAGE_UPLOAD_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };

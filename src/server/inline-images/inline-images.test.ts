@@ -14,7 +14,7 @@ import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-ap
 import { noisyJpeg, solidPng } from '../testing/image-fixtures.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
-import { inlineImageKeysOf, sweepUnclaimedInlineImages } from './inline-images.service.js';
+import { inlineImageKeysOf, sweepUnclaimedInlineImages } from '../core/inline-images.js';
 import { createJobRunner } from '../jobs/job-runner.js';
 import { registerStorageSweepJob } from '../storage-sweep/storage-sweep.job.js';
 import { multipart as encodeForm, type FilePart } from '../testing/multipart.js';

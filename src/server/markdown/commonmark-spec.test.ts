@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import MarkdownIt from 'markdown-it';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderMarkdown } from './render-markdown.js';
-import { type HtmlElement, type HtmlNode, mapElements, parseHtml, serialiseHtml, textOf } from './test-support/html-tree.js';
-import { expectSafeHtml } from './test-support/safe-html.js';
+import { type HtmlElement, type HtmlNode, mapElements, parseHtml, serialiseHtml, textOf } from '../testing/html-tree.js';
+import { expectSafeHtml } from '../testing/safe-html.js';
 
 /**
  * Every example of the CommonMark spec (the `commonmark-spec` package, 0.31.x) goes through our

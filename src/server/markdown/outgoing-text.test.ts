@@ -2,7 +2,7 @@ import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { outgoingText } from './outgoing-text.js';
 import { renderMarkdown } from './render-markdown.js';
-import { expectSafeHtml } from './test-support/safe-html.js';
+import { expectSafeHtml } from '../testing/safe-html.js';
 
 const SITE = 'https://blog.example';
 const PAGE = `${SITE}/viewBlog?id=11111111-1111-4111-8111-111111111111`;

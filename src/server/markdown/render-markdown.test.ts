@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from './render-markdown.js';
 import { isStoredImageUrl } from './stored-image-url.js';
-import { expectSafeHtml } from './test-support/safe-html.js';
+import { expectSafeHtml } from '../testing/safe-html.js';
 
 const OWN = ['/uploads/', 'https://cdn.example.com/bucket'];
 const html = (source: string) => renderMarkdown(source, { imagePrefixes: OWN }).html;

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, ModerationLogTable, ReportReason, ReportStatus, ReportTargetType } from '../db/schema.js';
-import { blogVisibleTo } from '../blogs/blog-visibility.js';
-import { isCommentVisibleTo } from '../comments/comment-visibility.js';
+import { blogVisibleTo } from '../core/blog-visibility.js';
+import { isCommentVisibleTo } from '../core/comment-visibility.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -13,7 +13,7 @@ import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
 import { createReport, getOverview, performAction } from './moderation.service.js';
 import { privateAnswer } from '../cache/route-caching.js';
-import { moderatorGuard } from './moderator-guard.js';
+import { moderatorGuard } from '../core/moderators.js';
 
 /** Reports per reader: more than anyone files by hand, a stop for a script flooding the moderators. */
 export const REPORT_RATE_LIMIT = { max: 20, windowSeconds: 10 * 60 };

@@ -13,7 +13,8 @@ import {
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import type { SessionUser } from '../auth/session.js';
+import type { SessionUser } from '../core/session-user.js';
+import { isModerator } from '../core/moderators.js';
 import {
   closeReports,
   findOpenReport,
@@ -38,14 +39,6 @@ export interface ModerationDeps {
   db: Kysely<Database>;
   config: Config;
 }
-
-/** Moderators are named by `MODERATOR_EMAILS`; the server asks this on every moderation request. */
-export function isModerator(config: Config, user: SessionUser | null): user is SessionUser {
-  return user !== null && config.moderatorEmails.includes(user.email.toLowerCase());
-}
-
-/** What everyone else gets from a moderation endpoint: the same 404 as for a page that does not exist. */
-export const notAModerator = () => notFound();
 
 const noSuchItem = (type: ReportTargetType) => notFound(type === 'blog' ? messages.blogDoesNotExist : 'This comment does not exist.');
 

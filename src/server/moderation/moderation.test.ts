@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blog, BlogPage, SearchPage } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
 import type { ModerationOverview } from '../../shared/moderation-schema.js';
-import { call, codeOf, linkParts, post, sessionEmail, waitForMail } from '../auth/test-support/auth-test-kit.js';
+import { call, codeOf, linkParts, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';

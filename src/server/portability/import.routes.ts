@@ -11,12 +11,12 @@ import { apiErrorSchema } from '../../shared/api-error.js';
 import { EVERYTHING_TAG } from '../../shared/cache-tags.js';
 import { IMPORT_FILE_TYPES, IMPORT_UPLOAD_MAX_BYTES, IMPORT_UPLOAD_MAX_LABEL, importJobSchema } from '../../shared/import-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import type { SessionUser } from '../auth/session.js';
+import type { SessionUser } from '../core/session-user.js';
 import { privateAnswer } from '../cache/route-caching.js';
 import type { AppError } from '../errors.js';
 import { badRequest, conflict, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 import { toMultipartError } from '../http/multipart-errors.js';
-import { moderatorGuard } from '../moderation/moderator-guard.js';
+import { moderatorGuard } from '../core/moderators.js';
 import { createImportJobs, type ImportUpload } from './import/import-jobs.js';
 import { personOf } from './import/imported-post.js';
 

@@ -1,5 +1,5 @@
 import type { JobRunner } from '../jobs/job-runner.js';
-import { BLOG_PUBLISHED_JOB } from '../blogs/blog-published.js';
+import { BLOG_PUBLISHED_JOB } from '../core/blog-published.js';
 import type { JobQueue } from './job-queue.js';
 
 export const QUEUE_CLEANUP_JOB = 'queue-cleanup';

@@ -5,7 +5,7 @@ import { SEARCH_COUNT_CAP, SEARCH_MAX_WORDS, SEARCH_TERM_MAX_LENGTH } from '../.
 import { SEARCH_LIMIT } from '../rate-limit/rate-limit.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
-import { blogVisibleTo } from '../blogs/blog-visibility.js';
+import { blogVisibleTo } from '../core/blog-visibility.js';
 import { preferTitleIndex, searchBlogRows } from './search.repository.js';
 import { searchWords } from './search-words.js';
 

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { selectBlogSummaryRows } from '../blogs/blog-rows.repository.js';
-import { blogVisibleTo } from '../blogs/blog-visibility.js';
+import { selectBlogSummaryRows } from '../core/blog-rows.repository.js';
+import { blogVisibleTo } from '../core/blog-visibility.js';
 import type { Database } from '../db/schema.js';
 
 /**

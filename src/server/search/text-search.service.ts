@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { SearchPage, SearchResult } from '../../shared/blog-schema.js';
 import { PAGE_SIZE, SEARCH_MAX_WORDS } from '../../shared/constants.js';
-import { toBlogSummaryJson } from '../blogs/blog-json.js';
-import { withViewerVotes, type ViewerVotes } from '../blogs/viewer-votes.js';
+import { toBlogSummaryJson } from '../core/blog-json.js';
+import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
 import type { PublicData } from '../cache/public-data.js';
 import type { Database } from '../db/schema.js';
 import { AppError, badRequest } from '../errors.js';

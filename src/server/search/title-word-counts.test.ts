@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
-import { blogVisibleTo } from '../blogs/blog-visibility.js';
+import { blogVisibleTo } from '../core/blog-visibility.js';
 import * as titleWordCounts from '../db/migrations/2026-11-23-11-title-word-counts.js';
 import type { Database } from '../db/schema.js';
 import { postBlog } from '../testing/test-blogs.js';

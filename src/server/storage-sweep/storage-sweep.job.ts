@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { sweepUnclaimedInlineImages } from '../inline-images/inline-images.service.js';
+import { sweepUnclaimedInlineImages } from '../core/inline-images.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { selectUnclaimedInlineImageKeys } from './storage-sweep.repository.js';

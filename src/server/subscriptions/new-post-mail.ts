@@ -2,11 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Blog } from '../../shared/blog-schema.js';
 import { absoluteUrl, paths } from '../../shared/paths.js';
-import { BLOG_PUBLISHED_JOB } from '../blogs/blog-published.js';
-import { getBlog } from '../blogs/blogs.service.js';
+import { BLOG_PUBLISHED_JOB } from '../core/blog-published.js';
+import { findBlogRow } from '../core/blog-rows.repository.js';
+import { toBlogJson } from '../core/blog-json.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../errors.js';
 import type { RatedSend } from '../mail/mail-queue.js';
 import type { MailMessage, Mailer } from '../mail/mailer.js';
 import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
@@ -28,13 +28,9 @@ export interface NewPostMailDeps {
 }
 
 /** The blog as readers see it now; null when they no longer can (deleted, hidden, its author suspended). */
-async function publicBlog(deps: NewPostMailDeps, blogId: string, log: FastifyBaseLogger): Promise<Blog | null> {
-  try {
-    return await getBlog({ db: deps.db, storage: deps.storage, log }, null, blogId);
-  } catch (error) {
-    if (error instanceof AppError && error.statusCode === 404) return null;
-    throw error;
-  }
+async function publicBlog(deps: NewPostMailDeps, blogId: string): Promise<Blog | null> {
+  const row = await findBlogRow(deps.db, null, blogId);
+  return row ? toBlogJson(row, deps.storage) : null;
 }
 
 /**
@@ -46,7 +42,7 @@ export function registerSubscriptionJobs(queue: JobQueue, deps: NewPostMailDeps)
   queue.register<{ blogId: string }>({
     kind: BLOG_PUBLISHED_JOB,
     async run(job, { log }) {
-      const blog = await publicBlog(deps, job.payload.blogId, log);
+      const blog = await publicBlog(deps, job.payload.blogId);
       if (!blog) return;
       const queued = await queueNewPostMails(deps.db, { id: blog.id, authorId: blog.userId, authorEmail: blog.author }, NEW_POST_MAIL_JOB);
       log.info({ blogId: blog.id, queued }, 'new blog: subscription e-mails queued');
@@ -57,7 +53,7 @@ export function registerSubscriptionJobs(queue: JobQueue, deps: NewPostMailDeps)
   queue.register<{ blogId: string; subscriptionId: string }>({
     kind: NEW_POST_MAIL_JOB,
     async run(job, { log, signal }) {
-      const [blog, subscription] = await Promise.all([publicBlog(deps, job.payload.blogId, log), findSubscription(deps.db, job.payload.subscriptionId)]);
+      const [blog, subscription] = await Promise.all([publicBlog(deps, job.payload.blogId), findSubscription(deps.db, job.payload.subscriptionId)]);
       if (!blog || !subscription?.confirmed_at) {
         log.info({ blogId: job.payload.blogId }, 'subscription e-mail not sent: the blog or the subscription is gone');
         return;

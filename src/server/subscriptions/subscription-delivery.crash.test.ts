@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { blogPublishedJob } from '../blogs/blog-published.js';
+import { blogPublishedJob } from '../core/blog-published.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { enqueueJob } from '../queue/job-queue.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blogPublishedJob } from '../blogs/blog-published.js';
+import { blogPublishedJob } from '../core/blog-published.js';
 import type { Mailer } from '../mail/mailer.js';
 import { enqueueJob } from '../queue/job-queue.js';
 import { createTestApp, queueSettled, startSecondApp, type TestApp } from '../testing/test-app.js';

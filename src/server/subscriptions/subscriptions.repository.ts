@@ -68,11 +68,6 @@ export async function deleteSubscription(db: Db, id: string, owner?: { id: strin
   return result.numDeletedRows > 0n;
 }
 
-/** An account going: the subscriptions of its address go too (those it made signed in go by cascade). */
-export async function deleteSubscriptionsOfAddress(db: Db, email: string): Promise<void> {
-  await db.deleteFrom('subscriptions').where('email', '=', email.toLowerCase()).execute();
-}
-
 export async function countConfirmedSubscribers(db: Db, authorId: string): Promise<number> {
   const row = await db
     .selectFrom('subscriptions')

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
 import type { QueueOverview, SubscriptionByToken, SubscriptionList } from '../../shared/subscription-schema.js';
-import { blogPublishedJob } from '../blogs/blog-published.js';
+import { blogPublishedJob } from '../core/blog-published.js';
 import type { MailMessage, Mailer } from '../mail/mailer.js';
 import { enqueueJob } from '../queue/job-queue.js';
 import type { OutboxMail } from '../testing/outbox-reader.js';

@@ -1,12 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPageSchema } from '../../shared/blog-schema.js';
-import { blogVisibleTo } from '../blogs/blog-visibility.js';
+import { blogVisibleTo } from '../core/blog-visibility.js';
 import * as tagsAndTextSearch from '../db/migrations/2026-11-25-04-tags-and-text-search.js';
 import type { Database } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
-import { blogWrites } from './test-support/blog-writes.js';
+import { blogWrites } from '../testing/blog-writes.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 

@@ -6,7 +6,7 @@ import { selectPageIds } from '../blogs/blogs.repository.js';
 import { explain } from '../testing/query-plans.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
-import { blogWrites } from './test-support/blog-writes.js';
+import { blogWrites } from '../testing/blog-writes.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { WriteNotice } from '../cache/cache-invalidation.js';
 import { executePrepared } from '../db/prepared.js';
 import type { Database, VoteDirection } from '../db/schema.js';
-import { blogVisibleTo } from '../blogs/blog-visibility.js';
+import { blogVisibleTo } from '../core/blog-visibility.js';
 
 export interface AppliedVote {
   /** False: no such blog. */

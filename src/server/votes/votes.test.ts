@@ -5,7 +5,7 @@ import type { SearchPage, VoteResult } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
-import { createSignedInUsers } from './test-support/signed-in-users.js';
+import { createSignedInUsers } from '../testing/signed-in-users.js';
 
 describe('votes', () => {
   let t: TestApp;

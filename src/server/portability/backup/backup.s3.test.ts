@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog } from '../../blogs/blogs.service.js';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
-import { uploadInlineImage } from '../../inline-images/inline-images.service.js';
+import { uploadInlineImage } from '../../core/inline-images.js';
 import { createImageStorage, IMAGE_KEY_PREFIX, type ImageStorage } from '../../storage/storage.js';
 import { solidPng } from '../../testing/image-fixtures.js';
 import { startS3TestServer, type S3TestServer } from '../../testing/s3-test-server.js';

@@ -7,7 +7,7 @@ import { createComment } from '../../comments/comments.service.js';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { uploadInlineImage } from '../../inline-images/inline-images.service.js';
+import { uploadInlineImage } from '../../core/inline-images.js';
 import { createImageStorage, IMAGE_KEY_PREFIX, type ImageStorage } from '../../storage/storage.js';
 import { solidPng } from '../../testing/image-fixtures.js';
 import { signUpUser } from '../../testing/test-users.js';

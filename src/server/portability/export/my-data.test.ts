@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog } from '../../blogs/blogs.service.js';
 import { createComment } from '../../comments/comments.service.js';
-import { uploadInlineImage } from '../../inline-images/inline-images.service.js';
+import { uploadInlineImage } from '../../core/inline-images.js';
 import { solidPng } from '../../testing/image-fixtures.js';
 import { signUpUser } from '../../testing/test-users.js';
 import { castVote } from '../../votes/votes.service.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, linkParts, post, sessionEmail, waitForMail } from '../../auth/test-support/auth-test-kit.js';
+import { get, linkParts, post, sessionEmail, waitForMail } from '../../testing/auth-test-kit.js';
 import { runImport } from './import.service.js';
 import { FIXTURES, importSite } from './import-test-support.js';
 

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import type { Blog } from '../../../shared/blog-schema.js';
-import type { App } from '../../app.js';
-import { TEST_PUBLIC_URL } from '../../testing/test-app.js';
-import { authHeaders, randomIp, sessionCookie, type TestUser } from '../../testing/test-users.js';
+import type { Blog } from '../../shared/blog-schema.js';
+import type { App } from '../app.js';
+import { TEST_PUBLIC_URL } from './test-app.js';
+import { authHeaders, randomIp, sessionCookie, type TestUser } from './test-users.js';
 
 /** The writes tests of tags and search in text make, through the API as the browser sends them. */
 export function blogWrites(app: App, moderator?: TestUser) {

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { uniqueEmail, type TestUser } from '../../testing/test-users.js';
+import type { Database } from '../db/schema.js';
+import { uniqueEmail, type TestUser } from './test-users.js';
 
 /**
  * Many signed-in users at once, written straight into the user and session tables. Signing up

@@ -1,6 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { executePrepared } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
+import { blogVisibleTo } from './blog-visibility.js';
 
 /** The blog, its author's e-mail and the viewer's own vote: what every listing starts from. */
 function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
@@ -68,3 +69,8 @@ export async function selectVotesOf(db: Kysely<Database>, userIds: readonly stri
 /** A row of `selectBlogRows`, derived from the query so the two cannot drift apart. */
 export type BlogRow = Awaited<ReturnType<ReturnType<typeof selectBlogRows>['executeTakeFirstOrThrow']>>;
 export type BlogSummaryRow = Awaited<ReturnType<ReturnType<typeof selectBlogSummaryRows>['executeTakeFirstOrThrow']>>;
+
+/** One blog as `viewerId` may see it (a draft only by its owner); undefined otherwise. */
+export async function findBlogRow(db: Kysely<Database> | Transaction<Database>, viewerId: string | null, id: string): Promise<BlogRow | undefined> {
+  return selectBlogRows(db, viewerId).where('blogs.id', '=', id).where(blogVisibleTo(viewerId)).executeTakeFirst();
+}

@@ -1,7 +1,7 @@
 import { expect, vi } from 'vitest';
-import type { App } from '../../app.js';
-import type { TestApp } from '../../testing/test-app.js';
-import { authHeaders, randomIp, sessionCookie } from '../../testing/test-users.js';
+import type { App } from '../app.js';
+import type { TestApp } from './test-app.js';
+import { authHeaders, randomIp, sessionCookie } from './test-users.js';
 
 export interface CallOptions {
   cookie?: string;

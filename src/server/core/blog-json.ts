@@ -2,7 +2,7 @@ import type { Blog, BlogImage, BlogSummary } from '../../shared/blog-schema.js';
 import { ogImageKey, variantImageKey } from '../storage/image-key.js';
 import type { ImageStorage } from '../storage/storage.js';
 import type { BlogRow, BlogSummaryRow } from './blog-rows.repository.js';
-import { renderBlogBody } from './blog-rendering.service.js';
+import { renderBlogBody } from './blog-body.js';
 
 /** Maps a row to the API's blog; rows never leave the server as they are. */
 export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {

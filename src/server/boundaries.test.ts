@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The server's boundaries (eslint.config.js): features import `core/`, `shared/` and the
+ * infrastructure, never each other; the core and the infrastructure import no feature.
+ */
+describe('the server’s import boundaries', () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  const boundaryErrors = async (file: string, code: string) =>
+    (await eslint.lintText(code, { filePath: path.join(ROOT, file) }))[0]!.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+
+  it('refuses a feature importing another, and the core importing a feature', async () => {
+    expect(await boundaryErrors('src/server/blogs/probe.ts', "import { listComments } from '../comments/comments.service.js';\nexport const x = listComments;\n")).toEqual([
+      expect.stringContaining('Features do not import each other'),
+    ]);
+    expect(await boundaryErrors('src/server/portability/import/probe.ts', "import { listBlogs } from '../../blogs/blogs.service.js';\nexport const x = listBlogs;\n")).toHaveLength(1);
+    expect(await boundaryErrors('src/server/core/probe.ts', "import { listBlogs } from '../blogs/blogs.service.js';\nexport const x = listBlogs;\n")).toEqual([
+      expect.stringContaining('The core and the infrastructure import no feature'),
+    ]);
+    // What is allowed: the core, the infrastructure, the feature's own files.
+    expect(
+      await boundaryErrors('src/server/comments/probe.ts', "import { findBlogRow } from '../core/blog-rows.repository.js';\nimport { notFound } from '../errors.js';\nimport { listComments } from './comments.service.js';\nexport const x = [findBlogRow, notFound, listComments];\n"),
+    ).toEqual([]);
+  });
+
+  it('holds for every file of src/server', async () => {
+    const results = await eslint.lintFiles(['src/server/**/*.ts']);
+    const broken = results.flatMap((result) =>
+      result.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => `${path.relative(ROOT, result.filePath)}: ${message.message}`),
+    );
+    expect(broken).toEqual([]);
+  }, 120_000);
+});
