@@ -6,7 +6,7 @@ import type { ImportJob } from '../../shared/import-schema.js';
 import { multipart } from '../testing/multipart.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
-import { FIXTURES } from './import/import-test-support.js';
+import { FIXTURES } from '../testing/import-test-support.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 const WXR = readFileSync(path.join(FIXTURES, 'wordpress-site/theme-unit-test-data.xml'));

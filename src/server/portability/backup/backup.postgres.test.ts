@@ -12,7 +12,7 @@ import { solidPng } from '../../testing/image-fixtures.js';
 import { adminQuery, withDatabase } from '../../testing/postgres-admin.js';
 import { signUpUser } from '../../testing/test-users.js';
 import { castVote } from '../../votes/votes.service.js';
-import { importSite, tempDir } from '../import/import-test-support.js';
+import { importSite, tempDir } from '../../testing/import-test-support.js';
 import { restoreBackup, writeBackup } from './backup.service.js';
 
 const TABLES = ['user', 'account', 'session', 'blogs', 'votes', 'comments', 'inline_images'] as const;

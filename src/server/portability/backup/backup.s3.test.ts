@@ -10,7 +10,7 @@ import { solidPng } from '../../testing/image-fixtures.js';
 import { startS3TestServer, type S3TestServer } from '../../testing/s3-test-server.js';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { signUpUser } from '../../testing/test-users.js';
-import { tempDir } from '../import/import-test-support.js';
+import { tempDir } from '../../testing/import-test-support.js';
 import { restoreBackup, writeBackup } from './backup.service.js';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;

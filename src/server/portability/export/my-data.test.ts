@@ -9,7 +9,7 @@ import { signUpUser } from '../../testing/test-users.js';
 import { castVote } from '../../votes/votes.service.js';
 import { openImportArchive } from '../import/import-archive.js';
 import { splitFrontMatter } from '../import/markdown-reader.js';
-import { importSite, tempDir } from '../import/import-test-support.js';
+import { importSite, tempDir } from '../../testing/import-test-support.js';
 
 describe("GET /api/account/my-data.zip ('Download my data')", () => {
   let site: Awaited<ReturnType<typeof importSite>>;

@@ -6,7 +6,7 @@ import { createComment } from '../../comments/comments.service.js';
 import { uploadInlineImage } from '../../core/inline-images.js';
 import { solidPng } from '../../testing/image-fixtures.js';
 import { signUpUser } from '../../testing/test-users.js';
-import { importSite, tempDir } from '../import/import-test-support.js';
+import { importSite, tempDir } from '../../testing/import-test-support.js';
 import { runImport } from '../import/import.service.js';
 import { openImportArchive } from '../import/import-archive.js';
 import type { ImportDeps } from '../import/import.service.js';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runImport } from './import.service.js';
-import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from './import-test-support.js';
+import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from '../../testing/import-test-support.js';
 
 const GHOST_JSON = path.join(FIXTURES, 'ghost-site/ghost-export.json');
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveName, DEFAULT_ARCHIVE_LIMITS } from './import-archive.js';
 import { runImport } from './import.service.js';
-import { FIXTURES, importSite, tempDir, writeZip } from './import-test-support.js';
+import { FIXTURES, importSite, tempDir, writeZip } from '../../testing/import-test-support.js';
 
 const WXR = readFileSync(path.join(FIXTURES, 'wordpress-site/theme-unit-test-data.xml'), 'utf8');
 

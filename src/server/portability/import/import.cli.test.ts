@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIXTURES, tempDir } from './import-test-support.js';
+import { FIXTURES, tempDir } from '../../testing/import-test-support.js';
 
 const CLI = path.resolve(import.meta.dirname, 'import.cli.ts');
 

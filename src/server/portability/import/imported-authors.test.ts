@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, linkParts, post, sessionEmail, waitForMail } from '../../testing/auth-test-kit.js';
 import { runImport } from './import.service.js';
-import { FIXTURES, importSite } from './import-test-support.js';
+import { FIXTURES, importSite } from '../../testing/import-test-support.js';
 
 describe('imported authors', () => {
   let site: Awaited<ReturnType<typeof importSite>>;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from './import.service.js';
-import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from './import-test-support.js';
+import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from '../../testing/import-test-support.js';
 
 const SITE = path.join(FIXTURES, 'markdown-site');
 const owner = { email: 'owner@example.com', name: 'Owner' };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport, type ImportReport } from './import.service.js';
-import { importSite } from './import-test-support.js';
+import { importSite } from '../../testing/import-test-support.js';
 
 /** Public files, unchanged (their sources are in tests/fixtures/README.md). */
 const PUBLIC = path.resolve(import.meta.dirname, '../../../../tests/fixtures/public');

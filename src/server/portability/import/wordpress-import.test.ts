@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport, type ImportReport } from './import.service.js';
-import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from './import-test-support.js';
+import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from '../../testing/import-test-support.js';
 
 describe('import of a WordPress export (WXR)', () => {
   let site: Awaited<ReturnType<typeof importSite>>;

@@ -5,9 +5,9 @@ import yazl from 'yazl';
 import { createWriteStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { createTestApp, type TestApp } from '../../testing/test-app.js';
-import { createImageStorage } from '../../storage/storage.js';
-import type { ImportDeps } from './import.service.js';
+import { createTestApp, type TestApp } from './test-app.js';
+import { createImageStorage } from '../storage/storage.js';
+import type { ImportDeps } from '../portability/import/import.service.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../../../../tests/fixtures/portability');
 
