@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from './test-app.js';
 import { createImageStorage } from '../storage/storage.js';
 import type { ImportDeps } from '../portability/import/import.service.js';
 
-export const FIXTURES = path.resolve(import.meta.dirname, '../../../../tests/fixtures/portability');
+export const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/portability');
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
 
