@@ -10,11 +10,12 @@ const SLIDES = [
   { title: 'Sign Out', text: 'Hope to see you soon!' },
 ];
 
-/** The slide shown once any transition has finished. */
+/** The slide shown once any transition has finished (the carousel ignores keys and swipes until then). */
 async function expectSlide(carousel: Locator, n: number) {
   const active = carousel.locator('.carousel-item.active');
   await expect(active).toHaveCount(1);
   await expect(active).toHaveAttribute('aria-label', `${n} of 5: ${SLIDES[n - 1]!.title}`);
+  await expect(carousel).not.toHaveAttribute('aria-busy', 'true');
 }
 
 /** A horizontal touch swipe over the carousel, `dx` pixels long (negative: to the left). */

@@ -44,6 +44,8 @@ export function WelcomeCarousel() {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(prefersReducedMotion);
   const [focusInside, setFocusInside] = useState(false);
+  // While a slide moves in, the carousel ignores the arrows and swipes: it says so as aria-busy.
+  const [sliding, setSliding] = useState(false);
   const playing = !paused && !focusInside;
 
   const signOut = async () => {
@@ -62,6 +64,9 @@ export function WelcomeCarousel() {
       <Carousel
         activeIndex={index}
         onSelect={(next) => setIndex(next)}
+        onSlide={() => setSliding(true)}
+        onSlid={() => setSliding(false)}
+        aria-busy={sliding || undefined}
         interval={playing ? SLIDE_INTERVAL_MS : null}
         wrap
         touch
