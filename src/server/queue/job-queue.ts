@@ -92,6 +92,14 @@ export interface JobQueue {
 const HOUR_MS = 60 * 60_000;
 
 /**
+ * A pending job is due when its `run_at` is before this. The clock has milliseconds and `run_at`
+ * (the database's now()) microseconds: a job queued in the clock's current millisecond is due too.
+ */
+export function dueBefore(at: Date): Date {
+  return new Date(at.getTime() + 1);
+}
+
+/**
  * Queues a job in `executor`'s transaction (or on its own): it exists exactly when what it follows
  * commits. False when a job of that key was already there (queued, done and kept, or failed).
  */
@@ -125,9 +133,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   let claimAgain = false;
 
   const claim = async (limit: number): Promise<QueuedJob[]> => {
-    // The clock has milliseconds and `run_at` (the database's now()) microseconds: a job queued in
-    // this very millisecond is due too, not left for the next poll.
-    const dueBy = new Date(now().getTime() + 1);
+    const dueBy = dueBefore(now());
     const { rows } = await sql<{ id: string; kind: string; key: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }>`
       update queued_jobs
       set state = 'running', attempts = attempts + 1, locked_until = now() + ${leaseMs}::integer * interval '1 millisecond', updated_at = now()

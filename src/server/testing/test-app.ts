@@ -9,6 +9,7 @@ import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { readOutbox, type OutboxMail } from './outbox-reader.js';
 import { adminQuery, withDatabase } from './postgres-admin.js';
 import './provided-context.js';
+import { dueBefore } from '../queue/job-queue.js';
 
 export const TEST_PUBLIC_URL = 'http://localhost:3999';
 
@@ -63,14 +64,13 @@ export async function createTestApp(env: Record<string, string> = {}, options: P
 
 /** Waits (polling, up to 20 s) until no job is due or running: what was queued has been done. */
 export async function queueSettled(app: App, database: DatabaseHandle): Promise<void> {
-  // `run_at` has microseconds and the clock milliseconds: a job queued in this millisecond is due.
   await app.backgroundTasks.settled();
   const deadline = Date.now() + 20_000;
   for (;;) {
     const due = await database.db
       .selectFrom('queued_jobs')
       .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where((eb) => eb.or([eb('state', '=', 'running'), eb.and([eb('state', '=', 'pending'), eb('run_at', '<', new Date(Date.now() + 1))])]))
+      .where((eb) => eb.or([eb('state', '=', 'running'), eb.and([eb('state', '=', 'pending'), eb('run_at', '<', dueBefore(new Date()))])]))
       .executeTakeFirstOrThrow();
     if (Number(due.count) === 0 && app.queue.running() === 0) return;
     if (Date.now() > deadline) throw new Error(`the queue did not settle in 20 s (${due.count} jobs due)`);
