@@ -37,21 +37,34 @@ function precompress(): Plugin {
 }
 
 /**
- * The browser's production build runs on Preact through its React compatibility layer (about 55 KB
- * less script on every first visit, docs/performance.md); the server renders with React, and
- * development (HMR, the page tests' Vite middleware) stays on React throughout.
+ * The browser runs on Preact through its React compatibility layer, in the production build and in
+ * development alike (about 55 KB less script on every first visit, docs/performance.md; one runtime
+ * to debug, docs/runtime.md); the server renders with React in both. Vite's `resolve.alias` is
+ * shared by every environment, so this is a plugin that only the browser's environment applies,
+ * also inside the development server's dependency pre-bundling.
  */
-const preactInTheBrowser = {
-  alias: [
-    { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-    { find: /^react-dom$/, replacement: 'preact/compat' },
-    { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-    { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-    { find: /^react$/, replacement: 'preact/compat' },
-    // zod without its `new Function` probe, which the CSP refuses: see src/web/lib/zod-jitless.ts.
-    { find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/lib/zod-jitless.ts', import.meta.url)) },
-  ],
+const BROWSER_REPLACEMENTS: Record<string, string> = {
+  'react-dom/client': 'preact/compat/client',
+  'react-dom': 'preact/compat',
+  'react/jsx-runtime': 'preact/jsx-runtime',
+  'react/jsx-dev-runtime': 'preact/jsx-dev-runtime',
+  react: 'preact/compat',
+  // zod without its `new Function` probe, which the CSP refuses: see src/web/lib/zod-jitless.ts.
+  zod: fileURLToPath(new URL('./src/web/lib/zod-jitless.ts', import.meta.url)),
 };
+
+function preactInTheBrowser(): Plugin {
+  return {
+    name: 'preact-in-the-browser',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.config.consumer === 'client',
+    resolveId(source, importer, options) {
+      const replacement = BROWSER_REPLACEMENTS[source];
+      if (replacement === undefined) return null;
+      return this.resolve(replacement, importer, { ...options, skipSelf: true });
+    },
+  };
+}
 
 /** Popper is left out of the browser build: see src/web/lib/no-popper.ts. */
 function withoutPopper(): Plugin {
@@ -67,8 +80,18 @@ function withoutPopper(): Plugin {
 
 export default defineConfig(({ command, isSsrBuild }) => ({
   root: 'src/web',
-  resolve: command === 'build' && !isSsrBuild ? preactInTheBrowser : {},
-  plugins: isSsrBuild ? [react()] : [react(), ...(command === 'build' ? [withoutPopper()] : []), precompress()],
+  plugins: isSsrBuild
+    ? [react()]
+    : // React's Fast Refresh cannot patch Preact's components: an edit reloads the page instead.
+      [react({ refreshExclude: /./ }), preactInTheBrowser(), ...(command === 'build' ? [withoutPopper()] : []), precompress()],
+  environments: {
+    client: {
+      optimizeDeps: {
+        include: ['preact/compat', 'preact/compat/client', 'preact/jsx-runtime', 'preact/jsx-dev-runtime'],
+        rolldownOptions: { plugins: [preactInTheBrowser()] },
+      },
+    },
+  },
   // Only VITE_PUBLIC_-prefixed variables could reach the bundle; we define none, so no secret can.
   envPrefix: 'VITE_PUBLIC_',
   // The built server entry is one self-contained module (bundled React is built for production
