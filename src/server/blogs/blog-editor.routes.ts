@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { blogSchema } from '../../shared/blog-schema.js';
 import { blogPreviewInputSchema, blogPreviewSchema } from '../../shared/inline-image-schema.js';
@@ -8,11 +7,11 @@ import { clientKey } from '../rate-limit/rate-limit.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import { removeBlogImage } from './blogs.service.js';
 import { changes, theBlogAndLists } from '../cache/route-caching.js';
+import { idParams } from '../http/ids.js';
 
 /** A preview per click of 'Preview': far more than anyone writing clicks, per user and per address. */
 export const BLOG_PREVIEW_RATE_LIMIT = { max: 120, windowSeconds: 10 * 60 };
 const TOO_MANY_PREVIEWS = 'You have asked for many previews in a short time. Please wait a few minutes and try again.';
-const idParams = z.object({ id: z.string() });
 
 /** What the editor needs beyond the spec's form: a preview of the Content, and taking the cover image off. */
 export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {

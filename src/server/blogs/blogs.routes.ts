@@ -21,6 +21,7 @@ import {
   type BlogListDeps,
 } from './blogs.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
+import { idParams } from '../http/ids.js';
 
 /** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
 export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
@@ -29,7 +30,6 @@ export const BLOG_UPDATE_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
 const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please wait a few minutes and try again.';
 
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
-const idParams = z.object({ id: z.string() });
 const multipartBody = {
   description:
     'multipart/form-data: `title`, `blog` (text), an optional `status` (`published`, the default on create, or `draft`: seen by its owner only; an edit without it keeps the status), optional `tags` (up to 5 lowercase tags separated by commas or spaces, each letters and digits in words joined by hyphens; an edit without the field keeps the tags, an empty one removes them) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF). A draft may have an empty title or content.',

@@ -9,6 +9,7 @@ import { createComment, deleteComment, listComments, updateComment } from './com
 import { cachedAs, theBlog } from '../cache/route-caching.js';
 import { PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
 import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
+import { idParams } from '../http/ids.js';
 
 /** A conversation by hand is a few comments a minute at most; a stop for a script posting spam. */
 export const COMMENT_CREATE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
@@ -18,7 +19,6 @@ const TOO_MANY_COMMENTS = 'You have written many comments in a short time. Pleas
 const TOO_MANY_CHANGES = 'You have changed comments many times in a short time. Please wait a few minutes and try again.';
 
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
-const idParams = z.object({ id: z.string() });
 
 /**
  * What a comment write changes for anonymous readers: the blog's page and comments (`blog:{id}`)

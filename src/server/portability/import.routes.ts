@@ -6,7 +6,6 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { EVERYTHING_TAG } from '../../shared/cache-tags.js';
 import { IMPORT_FILE_TYPES, IMPORT_UPLOAD_MAX_BYTES, IMPORT_UPLOAD_MAX_LABEL, importJobSchema } from '../../shared/import-schema.js';
@@ -19,6 +18,7 @@ import { toMultipartError } from '../http/multipart-errors.js';
 import { moderatorGuard } from '../core/moderators.js';
 import { createImportJobs, type ImportUpload } from './import/import-jobs.js';
 import { personOf } from './import/imported-post.js';
+import { idParams } from '../http/ids.js';
 
 const UPLOAD_LIMITS = { fileSize: IMPORT_UPLOAD_MAX_BYTES, files: 1, fields: 2, parts: 4, fieldNameSize: 100, fieldSize: 100, headerPairs: 20 };
 const tooLarge = () => payloadTooLarge(`The file is larger than ${IMPORT_UPLOAD_MAX_LABEL}. Import it with \`npm run import\` on the server instead.`);
@@ -73,7 +73,7 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       schema: {
         tags: ['moderation'],
         summary: "An import's state, progress and, once done, its report (moderators only)",
-        params: z.object({ id: z.string().max(40) }),
+        params: idParams,
         response: { 200: importJobSchema, 404: apiErrorSchema },
       },
       onRequest: requireModerator,

@@ -26,6 +26,7 @@ import {
   type SubscriptionDeps,
 } from './subscriptions.service.js';
 import { privateAnswer } from '../cache/route-caching.js';
+import { idParams } from '../http/ids.js';
 
 /** E-mail subscriptions to the site or to an author: subscribe, confirm, unsubscribe, and the reader's own list. */
 export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -66,40 +67,42 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
     },
   );
 
-  // The button of the page the confirmation link opens: a GET of the link (a scanner) confirms nothing.
-  app.post(
-    '/api/subscriptions/confirm',
+  // The buttons of the pages a confirmation or an unsubscribe link opens: a GET of the link (a
+  // scanner) does nothing. The token is the proof; no session is needed.
+  const linkActions = [
     {
-      schema: {
-        tags: ['subscriptions'],
-        summary: 'Confirm a subscription with the token of its confirmation e-mail',
-        body: subscriptionTokenInputSchema,
-        response: { 200: subscribeResultSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
-      },
+      path: '/api/subscriptions/confirm',
+      summary: 'Confirm a subscription with the token of its confirmation e-mail',
+      result: subscribeResultSchema,
+      act: confirmByToken,
+      status: 'subscribed',
     },
-    async (request) => {
-      await limitLinkUse(request.ip);
-      await confirmByToken(serviceDeps(request.log), request.body.token);
-      return { status: 'subscribed' as const };
-    },
-  );
-
-  app.post(
-    '/api/subscriptions/unsubscribe',
     {
-      schema: {
-        tags: ['subscriptions'],
-        summary: "End a subscription with the token of an e-mail's unsubscribe link (no session needed)",
-        body: subscriptionTokenInputSchema,
-        response: { 200: unsubscribeResultSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      path: '/api/subscriptions/unsubscribe',
+      summary: "End a subscription with the token of an e-mail's unsubscribe link (no session needed)",
+      result: unsubscribeResultSchema,
+      act: unsubscribeByToken,
+      status: 'unsubscribed',
+    },
+  ] as const;
+  for (const { path, summary, result, act, status } of linkActions) {
+    app.post(
+      path,
+      {
+        schema: {
+          tags: ['subscriptions'],
+          summary,
+          body: subscriptionTokenInputSchema,
+          response: { 200: result, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+        },
       },
-    },
-    async (request) => {
-      await limitLinkUse(request.ip);
-      await unsubscribeByToken(serviceDeps(request.log), request.body.token);
-      return { status: 'unsubscribed' as const };
-    },
-  );
+      async (request) => {
+        await limitLinkUse(request.ip);
+        await act(serviceDeps(request.log), request.body.token);
+        return { status };
+      },
+    );
+  }
 
   app.get(
     '/api/settings/subscriptions',
@@ -123,7 +126,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
       schema: {
         tags: ['subscriptions'],
         summary: 'Remove one of the signed-in reader’s subscriptions',
-        params: z.object({ id: z.string().max(100) }),
+        params: idParams,
         response: { 200: unsubscribeResultSchema, 401: apiErrorSchema, 404: apiErrorSchema },
       },
     },
@@ -141,7 +144,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
       schema: {
         tags: ['subscriptions'],
         summary: 'How many confirmed subscribers the author has (the author only)',
-        params: z.object({ id: z.string().max(100) }),
+        params: idParams,
         response: { 200: subscriberCountSchema, 401: apiErrorSchema, 403: apiErrorSchema },
       },
     },

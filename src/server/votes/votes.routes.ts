@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { voteInputSchema, voteResultSchema } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
 import type { AppDeps } from '../app-deps.js';
@@ -8,7 +7,7 @@ import { clientKey } from '../rate-limit/rate-limit.js';
 import { castVote, removeVote } from './votes.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { changes, theBlogAndLists } from '../cache/route-caching.js';
-import { parseId } from '../http/ids.js';
+import { idParams, parseId } from '../http/ids.js';
 
 /**
  * Per client address: more than anyone clicks by hand, a stop for a script. Counted in memory and
@@ -28,7 +27,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       schema: {
         tags: ['votes'],
         summary: "Vote a blog up or down; voting the other way moves the user's vote",
-        params: z.object({ id: z.string() }),
+        params: idParams,
         body: voteInputSchema,
         response: { 200: voteResultSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema },
       },
@@ -52,7 +51,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       schema: {
         tags: ['votes'],
         summary: "Take the user's vote on a blog back (nothing to do when there is none)",
-        params: z.object({ id: z.string() }),
+        params: idParams,
         response: { 200: voteResultSchema, 401: apiErrorSchema, 404: apiErrorSchema },
       },
     },
