@@ -54,6 +54,7 @@ export type SubscriptionList = z.infer<typeof subscriptionListSchema>;
 /** `GET /api/authors/:id/subscribers`: the author's own number of confirmed subscribers (only the author may ask). */
 /** `POST /api/subscriptions/unsubscribe` and `DELETE /api/settings/subscriptions/:id`. */
 export const unsubscribeResultSchema = z.object({ status: z.literal('unsubscribed') });
+export type UnsubscribeResult = z.infer<typeof unsubscribeResultSchema>;
 
 export const subscriberCountSchema = z.object({ count: z.number().int() });
 

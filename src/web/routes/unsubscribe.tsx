@@ -1,12 +1,11 @@
-import { useSearchParams } from 'react-router';
 import { paths } from '../../shared/paths';
 import { UnsubscribeCard } from '../features/comments/components/unsubscribe-card';
+import { useLinkToken } from '../lib/link-token';
 import type { Screen } from '../lib/screen';
 
 /** /unsubscribe?token= : where the unsubscribe link of an e-mail about comments leads. */
 function UnsubscribePage() {
-  const [searchParams] = useSearchParams();
-  return <UnsubscribeCard token={searchParams.get('token') ?? ''} />;
+  return <UnsubscribeCard token={useLinkToken()} />;
 }
 
 export const unsubscribeScreen: Screen = {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
 import { getMySubscriptionsQueryOptions } from './get-my-subscriptions';
-import type { UnsubscribeResult } from './unsubscribe-with-token';
+import type { UnsubscribeResult } from '../../../../shared/subscription-schema';
 
 export function removeSubscription(id: string) {
   return apiFetch<UnsubscribeResult>(`/api/settings/subscriptions/${encodeURIComponent(id)}`, { method: 'DELETE' });

@@ -6,9 +6,8 @@ import { messages } from '../../../../shared/messages';
 import { paths } from '../../../../shared/paths';
 import type { SubscriptionTarget } from '../../../../shared/subscription-schema';
 import { errorMessage } from '../../../lib/api-client';
-import { useConfirmSubscription } from '../api/confirm-subscription';
 import { useSubscriptionByToken } from '../api/get-subscription-by-token';
-import { useUnsubscribeWithToken } from '../api/unsubscribe-with-token';
+import { useSubscriptionLinkAction, type SubscriptionLinkKind } from '../api/subscription-link-action';
 import { subscriptionTexts, targetName } from '../subscription-texts';
 
 interface LinkCardProps {
@@ -61,43 +60,31 @@ function Target({ target }: { target: SubscriptionTarget }) {
   );
 }
 
-/** /subscription/confirm?token= : the confirmation e-mail's link. */
-export function ConfirmSubscriptionCard({ token }: { token: string }) {
-  const { data: subscription } = useSubscriptionByToken(token);
-  const confirm = useConfirmSubscription();
-  return (
-    <LinkCard
-      heading={subscriptionTexts.confirm}
-      about={
-        <>
-          Press the button to get e-mails at <strong>{subscription.email}</strong> about <Target target={subscription.target} />.
-        </>
-      }
-      action={subscriptionTexts.confirm}
-      done={subscriptionTexts.confirmed}
-      alreadyDone={subscription.confirmed}
-      token={token}
-      mutation={confirm}
-    />
-  );
-}
+/** The two links of subscription e-mails: the confirmation e-mail's, and every e-mail's unsubscribe link. */
+const LINK_CARDS: Record<SubscriptionLinkKind, { action: string; done: string; asks: string }> = {
+  confirm: { action: subscriptionTexts.confirm, done: subscriptionTexts.confirmed, asks: 'get e-mails at' },
+  unsubscribe: { action: subscriptionTexts.unsubscribe, done: subscriptionTexts.unsubscribed, asks: 'stop e-mails to' },
+};
 
-/** /subscription/unsubscribe?token= : the unsubscribe link of every subscription e-mail. */
-export function UnsubscribeSubscriptionCard({ token }: { token: string }) {
+/** /subscription/confirm?token= and /subscription/unsubscribe?token= : what the e-mail's link opens. */
+export function SubscriptionLinkCard({ kind, token }: { kind: SubscriptionLinkKind; token: string }) {
   const { data: subscription } = useSubscriptionByToken(token);
-  const unsubscribe = useUnsubscribeWithToken();
+  const mutation = useSubscriptionLinkAction(kind);
+  const { action, done, asks } = LINK_CARDS[kind];
   return (
     <LinkCard
-      heading={subscriptionTexts.unsubscribe}
+      heading={action}
       about={
         <>
-          Press the button to stop e-mails to <strong>{subscription.email}</strong> about <Target target={subscription.target} />.
+          Press the button to {asks} <strong>{subscription.email}</strong> about <Target target={subscription.target} />.
         </>
       }
-      action={subscriptionTexts.unsubscribe}
-      done={subscriptionTexts.unsubscribed}
+      action={action}
+      done={done}
+      // A confirmation link opened again has nothing left to do.
+      alreadyDone={kind === 'confirm' && subscription.confirmed}
       token={token}
-      mutation={unsubscribe}
+      mutation={mutation}
     />
   );
 }
