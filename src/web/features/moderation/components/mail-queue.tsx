@@ -1,5 +1,4 @@
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { messages } from '../../../../shared/messages';
 import type { QueueJob, QueueOverview } from '../../../../shared/subscription-schema';
 import { LoadingPage } from '../../../components/loading-page';
@@ -7,9 +6,8 @@ import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useMailQueue } from '../api/get-mail-queue';
 import { useRetryQueueJob } from '../api/retry-queue-job';
-import '../../../styles/bootstrap-tables.scss';
+import { PanelSection, PanelTable, when } from './panel-parts';
 
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** The queue's states as moderators read them: a `done` job is a sent e-mail. */
 const COUNTS: ReadonlyArray<{ state: keyof QueueOverview['counts']; label: string }> = [
@@ -44,34 +42,21 @@ function FailedJobs({ jobs }: { jobs: QueueJob[] }) {
     }
   };
   return (
-    <Table responsive size="sm" aria-label="Failed jobs">
-      <thead>
-        <tr>
-          <th scope="col">Kind</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Last error</th>
-          <th scope="col">When</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
+    <PanelTable label="Failed jobs" columns={['Kind', 'Attempts', 'Last error', 'When', <span className="visually-hidden">Actions</span>]}>
+      {jobs.map((job) => (
+        <tr key={job.id}>
+          <td>{job.kind}</td>
+          <td>{job.attempts}</td>
+          <td className="text-break">{job.lastError ?? ''}</td>
+          <td>{when(job.updatedAt)}</td>
+          <td>
+            <Button size="sm" variant="outline-primary" disabled={retry.isPending} onClick={() => void retryJob(job.id)}>
+              {retry.isPending && retry.variables === job.id ? messages.loading : 'Retry'}
+            </Button>
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {jobs.map((job) => (
-          <tr key={job.id}>
-            <td>{job.kind}</td>
-            <td>{job.attempts}</td>
-            <td className="text-break">{job.lastError ?? ''}</td>
-            <td>{when(job.updatedAt)}</td>
-            <td>
-              <Button size="sm" variant="outline-primary" disabled={retry.isPending} onClick={() => void retryJob(job.id)}>
-                {retry.isPending && retry.variables === job.id ? messages.loading : 'Retry'}
-              </Button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+      ))}
+    </PanelTable>
   );
 }
 
@@ -79,10 +64,7 @@ function FailedJobs({ jobs }: { jobs: QueueJob[] }) {
 export function MailQueue() {
   const queue = useMailQueue();
   return (
-    <section aria-labelledby="mail-queue" className="mt-4">
-      <h2 id="mail-queue" className="h5">
-        Mail queue
-      </h2>
+    <PanelSection id="mail-queue" heading="Mail queue" className="mt-4">
       {queue.isPending ? (
         <LoadingPage />
       ) : queue.isError ? (
@@ -93,6 +75,6 @@ export function MailQueue() {
           <FailedJobs jobs={queue.data.failed} />
         </>
       )}
-    </section>
+    </PanelSection>
   );
 }

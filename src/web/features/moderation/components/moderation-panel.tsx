@@ -4,7 +4,6 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { messages } from '../../../../shared/messages';
 import {
@@ -21,7 +20,7 @@ import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { moderationOverviewQueryOptions } from '../api/get-moderation';
 import { useModerationAction } from '../api/moderation-action';
-import '../../../styles/bootstrap-tables.scss';
+import { PanelSection, PanelTable, when } from './panel-parts';
 
 const ACTION_WORDS: Record<ModerationLogEntry['action'], string> = {
   hide: 'Hid',
@@ -31,7 +30,6 @@ const ACTION_WORDS: Record<ModerationLogEntry['action'], string> = {
   unsuspend: 'Unsuspended',
 };
 
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** Runs one action; a failure is told in the app's dialog. Suspending asks first. */
 function useAct() {
@@ -175,28 +173,18 @@ function SuspendedList({ accounts }: { accounts: { id: string; email: string; su
 function ModerationLog({ entries }: { entries: ModerationLogEntry[] }) {
   if (entries.length === 0) return <p className="text-body-secondary">No action yet.</p>;
   return (
-    <Table responsive size="sm" aria-label="Moderation log">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Moderator</th>
-          <th scope="col">Action</th>
-          <th scope="col">Why</th>
+    <PanelTable label="Moderation log" columns={['When', 'Moderator', 'Action', 'Why']}>
+      {entries.map((entry) => (
+        <tr key={entry.id}>
+          <td>{when(entry.createdAt)}</td>
+          <td>{entry.moderatorEmail}</td>
+          <td>
+            {ACTION_WORDS[entry.action]} {entry.targetType === 'user' ? 'account' : entry.targetType} “{entry.targetLabel}”
+          </td>
+          <td>{entry.reason ?? ''}</td>
         </tr>
-      </thead>
-      <tbody>
-        {entries.map((entry) => (
-          <tr key={entry.id}>
-            <td>{when(entry.createdAt)}</td>
-            <td>{entry.moderatorEmail}</td>
-            <td>
-              {ACTION_WORDS[entry.action]} {entry.targetType === 'user' ? 'account' : entry.targetType} “{entry.targetLabel}”
-            </td>
-            <td>{entry.reason ?? ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+      ))}
+    </PanelTable>
   );
 }
 
@@ -208,30 +196,18 @@ export function ModerationPanel() {
   const { reports, hidden, suspended, log } = overview.data;
   return (
     <>
-      <section aria-labelledby="open-reports" className="mb-4">
-        <h2 id="open-reports" className="h5">
-          Open reports ({reports.length})
-        </h2>
+      <PanelSection id="open-reports" heading={`Open reports (${reports.length})`}>
         {reports.length === 0 ? <p className="text-body-secondary">No open reports.</p> : reports.map((report) => <ReportCard key={report.id} report={report} />)}
-      </section>
-      <section aria-labelledby="hidden-content" className="mb-4">
-        <h2 id="hidden-content" className="h5">
-          Hidden content
-        </h2>
+      </PanelSection>
+      <PanelSection id="hidden-content" heading="Hidden content">
         <HiddenList items={hidden} />
-      </section>
-      <section aria-labelledby="suspended-accounts" className="mb-4">
-        <h2 id="suspended-accounts" className="h5">
-          Suspended accounts
-        </h2>
+      </PanelSection>
+      <PanelSection id="suspended-accounts" heading="Suspended accounts">
         <SuspendedList accounts={suspended} />
-      </section>
-      <section aria-labelledby="moderation-log">
-        <h2 id="moderation-log" className="h5">
-          Moderation log
-        </h2>
+      </PanelSection>
+      <PanelSection id="moderation-log" heading="Moderation log" className="mb-0">
         <ModerationLog entries={log} />
-      </section>
+      </PanelSection>
     </>
   );
 }
