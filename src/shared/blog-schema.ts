@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import { BLOG_MAX_LENGTH, SEARCH_TERM_MAX_LENGTH, TITLE_MAX_LENGTH } from './constants.js';
 import { messages } from './messages.js';
+import { requiredText } from './required-text.js';
 import { blogTagsSchema, tagNameSchema } from './tag-schema.js';
 
 /** The text fields of a blog, as the create and edit forms and `POST/PATCH /api/blogs` take them. */
 export const blogInputSchema = z.object({
-  title: z
-    .string({ message: messages.addTitle })
-    .trim()
-    .min(1, messages.addTitle)
-    .max(TITLE_MAX_LENGTH, `The title is too long: at most ${TITLE_MAX_LENGTH} characters.`),
-  blog: z
-    .string({ message: messages.addContent })
-    .trim()
-    .min(1, messages.addContent)
-    .max(BLOG_MAX_LENGTH, `The content is too long: at most ${BLOG_MAX_LENGTH} characters.`),
+  title: requiredText(messages.addTitle, TITLE_MAX_LENGTH, `The title is too long: at most ${TITLE_MAX_LENGTH} characters.`),
+  blog: requiredText(messages.addContent, BLOG_MAX_LENGTH, `The content is too long: at most ${BLOG_MAX_LENGTH} characters.`),
 });
 export type BlogInput = z.infer<typeof blogInputSchema>;
 

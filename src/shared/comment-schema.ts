@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { COMMENT_MAX_LENGTH } from './constants.js';
 import { messages } from './messages.js';
+import { requiredText } from './required-text.js';
 
 /** A comment's text, as the form and `PATCH /api/comments/:id` take it. */
-export const commentBodySchema = z
-  .string({ message: messages.addComment })
-  .trim()
-  .min(1, messages.addComment)
-  .max(COMMENT_MAX_LENGTH, `The comment is too long: at most ${COMMENT_MAX_LENGTH} characters.`);
+export const commentBodySchema = requiredText(messages.addComment, COMMENT_MAX_LENGTH, `The comment is too long: at most ${COMMENT_MAX_LENGTH} characters.`);
 
 export const commentInputSchema = z.object({ body: commentBodySchema });
 export type CommentInput = z.infer<typeof commentInputSchema>;

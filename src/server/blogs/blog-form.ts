@@ -4,7 +4,7 @@ import { MAX_TAGS, TAG_MAX_LENGTH } from '../../shared/tag-schema.js';
 import type { AppError} from '../errors.js';
 import { badRequest, unsupportedMediaType } from '../errors.js';
 import { rejectNul } from '../http/bad-characters.js';
-import { toMultipartError, type MultipartMessages } from '../http/multipart-errors.js';
+import { oneFileFormLimits, toMultipartError, type MultipartMessages } from '../http/multipart-errors.js';
 import { imageTooLarge, MAX_UPLOAD_BYTES } from '../images/image-processing.js';
 
 export interface UploadedFile {
@@ -26,15 +26,11 @@ const IMAGE_FIELD = 'image';
  * Busboy's limits. A field may be longer than the schema allows (so the schema, not the
  * parser, says what is wrong) but not unboundedly: 4 bytes per character covers any UTF-8.
  */
-export const BLOG_FORM_LIMITS = {
+export const BLOG_FORM_LIMITS = oneFileFormLimits({
   fileSize: MAX_UPLOAD_BYTES,
-  files: 1,
   fields: 6,
-  parts: 8,
-  fieldNameSize: 100,
   fieldSize: 4 * Math.max(BLOG_MAX_LENGTH, TITLE_MAX_LENGTH) + 1024,
-  headerPairs: 20,
-};
+});
 
 /**
  * Reads a multipart blog form: the text fields `title`, `blog`, `status` and `publishAt`, and at most one file

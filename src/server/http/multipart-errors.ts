@@ -1,5 +1,13 @@
 import { AppError, badRequest } from '../errors.js';
 
+/**
+ * Busboy's limits for a form of at most one file of `fileSize` bytes and `fields` text fields of
+ * `fieldSize` bytes at most: every count bounded, so no encoding of a request gets past them.
+ */
+export function oneFileFormLimits({ fileSize, fields, fieldSize }: { fileSize: number; fields: number; fieldSize?: number }) {
+  return { fileSize, files: 1, fields, parts: fields + 2, fieldNameSize: 100, ...(fieldSize === undefined ? {} : { fieldSize }), headerPairs: 20 };
+}
+
 /** What a form's reader tells its sender when a limit of its own is passed. */
 export interface MultipartMessages {
   fileTooLarge: () => AppError;

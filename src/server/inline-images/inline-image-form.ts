@@ -1,20 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppError} from '../errors.js';
+import type { AppError } from '../errors.js';
 import { badRequest, unsupportedMediaType } from '../errors.js';
-import { toMultipartError } from '../http/multipart-errors.js';
+import { oneFileFormLimits, toMultipartError } from '../http/multipart-errors.js';
 import { imageTooLarge, MAX_UPLOAD_BYTES } from '../images/image-processing.js';
 
 const IMAGE_FIELD = 'image';
 
 /** Busboy's limits for the editor's upload: one file of the Post Image's size, nothing else. */
-export const INLINE_IMAGE_FORM_LIMITS = {
-  fileSize: MAX_UPLOAD_BYTES,
-  files: 1,
-  fields: 0,
-  parts: 2,
-  fieldNameSize: 100,
-  headerPairs: 20,
-};
+export const INLINE_IMAGE_FORM_LIMITS = oneFileFormLimits({ fileSize: MAX_UPLOAD_BYTES, fields: 0 });
 
 const sendOneImage = () => badRequest(`Send one image, in the field "${IMAGE_FIELD}".`);
 

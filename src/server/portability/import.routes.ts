@@ -14,13 +14,13 @@ import type { SessionUser } from '../core/session-user.js';
 import { privateAnswer } from '../cache/route-caching.js';
 import type { AppError } from '../errors.js';
 import { badRequest, conflict, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
-import { toMultipartError } from '../http/multipart-errors.js';
+import { oneFileFormLimits, toMultipartError } from '../http/multipart-errors.js';
 import { moderatorGuard } from '../core/moderators.js';
 import { createImportJobs, type ImportUpload } from './import/import-jobs.js';
 import { personOf } from './import/imported-post.js';
 import { idParams } from '../http/ids.js';
 
-const UPLOAD_LIMITS = { fileSize: IMPORT_UPLOAD_MAX_BYTES, files: 1, fields: 2, parts: 4, fieldNameSize: 100, fieldSize: 100, headerPairs: 20 };
+const UPLOAD_LIMITS = oneFileFormLimits({ fileSize: IMPORT_UPLOAD_MAX_BYTES, fields: 2, fieldSize: 100 });
 const tooLarge = () => payloadTooLarge(`The file is larger than ${IMPORT_UPLOAD_MAX_LABEL}. Import it with \`npm run import\` on the server instead.`);
 const wrongType = (name: string) =>
   unsupportedMediaType(`"${name}" is not an export this page reads: choose a Ghost export (.json or .zip), a WordPress export (.xml or .zip) or a .zip of Markdown files.`);
