@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../shared/comment-schema.js';
 import type { MailMessage } from '../mail/mailer.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
+import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, type TestUser, useSignedUpUsers } from '../testing/test-users.js';
 import { claimCommentMailSlot } from './comment-mail.repository.js';
 import { COMMENT_MAIL_WINDOW_SECONDS, UNSUBSCRIBE_TEXTS } from './comment-mail.service.js';
 import { unsubscribeToken } from './unsubscribe-token.js';
 import { htmlElements, htmlText } from '../testing/html-text.js';
 
 describe('e-mails about comments and replies', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let reader: TestUser;
-  let other: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    [owner, reader, other] = await Promise.all([signUpUser(t.app), signUpUser(t.app), signUpUser(t.app)]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const { owner, reader, other } = useSignedUpUsers(t, ['owner', 'reader', 'other']);
 
   const api = (method: 'GET' | 'POST' | 'PUT', url: string, user?: TestUser, payload?: object) =>
     t.app.inject({ method, url, headers: { origin: TEST_PUBLIC_URL, ...(user ? { cookie: user.cookie } : {}) }, remoteAddress: randomIp(), ...(payload ? { payload } : {}) });
