@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { BLOG_PROMPT, blogRequestBody, createBlogGenerator, loadAiSdk, toAiError, type BlogStream } from './ai-provider.js';
 import { sanitizeBlogHtml } from './sanitize-blog-html.js';
+import { expectSpecBlogRequest } from '../testing/ai-requests.js';
 import {
   FAKE_BLOG, splitIntoChunks, startFakeOpenAiServer, type FakeOpenAiServer,
 } from '../testing/fake-openai-server.js';
@@ -82,20 +83,7 @@ describe('the request sent to the provider', () => {
     await collect(stream.chunks);
 
     expect(fake.requests).toHaveLength(1);
-    const [request] = fake.requests;
-    expect(request!.method).toBe('POST');
-    expect(request!.path).toBe('/v1/chat/completions');
-    expect(request!.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(request!.body).toEqual({
-      model: 'my-configured-model',
-      messages: [{ role: 'user', content: BLOG_PROMPT }],
-      temperature: 1,
-      max_tokens: 256,
-      top_p: 1,
-      frequency_penalty: 0,
-      presence_penalty: 0,
-      stream: true,
-    });
+    expectSpecBlogRequest(fake.requests[0], KEY, 'my-configured-model');
   });
 
   it('asks, in one user message, for a random blog as HTML with the title in h1 and content in p', () => {

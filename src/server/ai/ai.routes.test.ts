@@ -3,6 +3,7 @@ import { buildApp } from '../app.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser } from '../testing/test-users.js';
 import { BLOG_PROMPT } from './ai-provider.js';
+import { expectSpecBlogRequest } from '../testing/ai-requests.js';
 import { AppError } from '../errors.js';
 import type { BlogGenerator } from './ai-provider.js';
 import { createRateLimiter } from '../rate-limit/rate-limit.js';
@@ -140,20 +141,7 @@ describe('POST /api/ai/generate with a provider', () => {
     expect(result.status).toBe(200);
 
     expect(fake.requests).toHaveLength(1);
-    const sent = fake.requests[0]!;
-    expect(sent.method).toBe('POST');
-    expect(sent.path).toBe('/v1/chat/completions');
-    expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(sent.body).toEqual({
-      model: 'gpt-3.5-turbo',
-      messages: [{ role: 'user', content: BLOG_PROMPT }],
-      temperature: 1,
-      max_tokens: 256,
-      top_p: 1,
-      frequency_penalty: 0,
-      presence_penalty: 0,
-      stream: true,
-    });
+    expectSpecBlogRequest(fake.requests[0], KEY, 'gpt-3.5-turbo');
     expect(BLOG_PROMPT).toMatch(/assistant for a blogging platform/);
     expect(BLOG_PROMPT).toMatch(/random blog/);
     expect(BLOG_PROMPT).toMatch(/<h1>/);

@@ -1,9 +1,9 @@
 import { type Expression, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { authorPageSchema, blogPageSchema, type BlogSort } from '../../shared/blog-schema.js';
 import { PAGE_SIZE } from '../../shared/constants.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
+import { TEST_PUBLIC_URL, type TestApp, useTestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, useSignedUpUsers } from '../testing/test-users.js';
 import { selectPageIds } from './blogs.repository.js';
 import { explain, vacuumBlogsUntilVisible } from '../testing/query-plans.js';
 
@@ -28,15 +28,8 @@ async function expectedOrder(t: TestApp, sort: BlogSort, authorId?: string): Pro
 }
 
 describe('home list orders and author pages', () => {
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    [alice, bob] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const { alice, bob } = useSignedUpUsers(t, ['alice', 'bob']);
 
   const get = (url: string) => t.app.inject({ method: 'GET', url, remoteAddress: randomIp() });
   const ids = async (url: string) => {
@@ -111,24 +104,20 @@ describe('home list orders and author pages', () => {
 describe('the three orders and author pages at 10,000 blogs', () => {
   const COUNT = 10_000;
   const INDEXES = { top: 'blogs_home_order_idx', new: 'blogs_newest_idx', hot: 'blogs_hot_idx' } as const;
-  let t: TestApp;
-  let author: TestUser;
+  const t = useTestApp();
+  const { author, other } = useSignedUpUsers(t, ['author', 'other']);
 
   beforeAll(async () => {
-    t = await createTestApp();
-    const [prolific, other] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
-    author = prolific!;
     // Whole seconds seven minutes apart; counts spread so ratings repeat (ties are broken by date, then id).
     await sql`
       insert into blogs (user_id, title, body, created_at, updated_at, upvotes, downvotes)
-      select case when n % 10 = 0 then ${author.id} else ${other!.id} end, 'Blog ' || n, repeat('Text ', 50),
+      select case when n % 10 = 0 then ${author.id} else ${other.id} end, 'Blog ' || n, repeat('Text ', 50),
              timestamptz '2026-01-01 00:00:00+00' + n * interval '7 minutes', now(), (n * 37) % 101, (n * 53) % 41
       from generate_series(1, ${COUNT}) as n
     `.execute(t.database.db);
     await sql`analyze blogs`.execute(t.database.db);
     await vacuumBlogsUntilVisible(t.database.db);
   }, 120_000);
-  afterAll(() => t.close());
 
   const plan = (query: Expression<unknown>) => explain(t.database.db, query);
   const pageIds = async (url: string) => {

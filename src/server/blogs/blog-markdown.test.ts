@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blogSchema, searchPageSchema, type Blog } from '../../shared/blog-schema.js';
 import { BLOG_MAX_LENGTH } from '../../shared/constants.js';
 import { expectSafeHtml } from '../testing/safe-html.js';
 import { createImageStorage } from '../storage/storage.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { type TestApp, useTestApp } from '../testing/test-app.js';
+import { signUpUser, type TestUser, useSignedUpUsers } from '../testing/test-users.js';
 import { renderUnrenderedBlogs } from './blog-rendering.service.js';
 import { multipart } from '../testing/multipart.js';
 import * as rebuildExcerpts from '../db/migrations/2026-11-25-05-rebuild-excerpts.js';
@@ -36,14 +36,8 @@ function recordingLog() {
 }
 
 describe('blogs in Markdown (API)', () => {
-  let t: TestApp;
-  let author: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    author = await signUpUser(t.app);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const { author } = useSignedUpUsers(t, ['author']);
 
   it('stores the Markdown as `blog` and returns its sanitised `html`, `excerpt` and `readingMinutes`', async () => {
     const source = '# Hello\n\nSome **bold** text and a [link](https://example.com).\n\n```js\nconst x = 1;\n```';
@@ -147,14 +141,8 @@ describe('blogs in Markdown (API)', () => {
 });
 
 describe('rendering blogs written before Markdown (start-up backfill)', () => {
-  let t: TestApp;
-  let author: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    author = await signUpUser(t.app);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const { author } = useSignedUpUsers(t, ['author']);
 
   const insertUnrendered = (bodies: string[]) =>
     t.database.db
@@ -210,14 +198,8 @@ describe('rendering blogs written before Markdown (start-up backfill)', () => {
 });
 
 describe('excerpts made again for existing blogs', () => {
-  let t: TestApp;
-  let author: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    author = await signUpUser(t.app);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const { author } = useSignedUpUsers(t, ['author']);
 
   it('the migration clears the old excerpts and the start-up backfill makes them again, keeping the HTML', async () => {
     const body = '## Why bees\n\nKeeping bees in a city garden:\n\n- a hive\n- a few neighbours who like honey\n\nThe bees do most of the work';
@@ -258,13 +240,8 @@ describe('excerpts made again for existing blogs', () => {
 });
 
 describe('blogs in Markdown with images in S3', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    // Nothing is uploaded here, so the endpoint is never called; only the public URL matters.
-    t = await createTestApp({ S3_BUCKET: 'blog-images', S3_ENDPOINT: 'http://127.0.0.1:9', S3_PUBLIC_URL: 'https://cdn.example.com/img' });
-  });
-  afterAll(() => t.close());
+  // Nothing is uploaded here, so the endpoint is never called; only the public URL matters.
+  const t = useTestApp({ S3_BUCKET: 'blog-images', S3_ENDPOINT: 'http://127.0.0.1:9', S3_PUBLIC_URL: 'https://cdn.example.com/img' });
 
   it('shows images from the configured public URL only', async () => {
     const author = await signUpUser(t.app);

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Blog, BlogPage } from '../../shared/blog-schema.js';
 import { BLOG_MAX_LENGTH, TITLE_MAX_LENGTH } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
@@ -11,24 +11,19 @@ import { buildApp, type App } from '../app.js';
 import { MAX_UPLOAD_BYTES } from '../images/image-processing.js';
 import { localUploadsDir } from '../storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from '../storage/storage.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { signUpUser, type TestUser, useSignedUpUsers } from '../testing/test-users.js';
 import { noisyJpeg, pngBomb, solidPng } from '../testing/image-fixtures.js';
 import { multipart, type FilePart } from '../testing/multipart.js';
 
 describe('blogs API', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let stranger: TestUser;
+  const t = useTestApp();
+  const { owner, stranger } = useSignedUpUsers(t, ['owner', 'stranger']);
   let uploadsDir: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await signUpUser(t.app);
-    stranger = await signUpUser(t.app);
     uploadsDir = localUploadsDir(t.config);
   });
-  afterAll(() => t.close());
 
   async function storedFiles(): Promise<string[]> {
     const folder = path.join(uploadsDir, 'blogs');

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { type Expression, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Blog, BlogPage, SearchPage } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
 import type { App } from '../app.js';
 import { authorWithNewestBlogs, blogsById, newestBlogs, sitemapParts } from '../feeds/feeds.repository.js';
 import { preferTitleIndex, searchBlogRows } from '../search/search.repository.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { signUpUser, type TestUser, useSignedUpUsers } from '../testing/test-users.js';
 import { selectPageIds } from './blogs.repository.js';
 import { explain, vacuumBlogsUntilVisible } from '../testing/query-plans.js';
 
@@ -63,15 +63,8 @@ const nowhere = { home: false, homeSignedIn: false, search: false, searchSignedI
 const everywhere = { home: true, homeSignedIn: true, search: true, searchSignedIn: true, searchTotal: 1, rss: true, authorRss: true, sitemap: true };
 
 describe('drafts', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let stranger: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    [owner, stranger] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const { owner, stranger } = useSignedUpUsers(t, ['owner', 'stranger']);
 
   async function createDraft(fields: Record<string, string>): Promise<Blog> {
     const response = await send(t.app, 'POST', '/api/blogs', owner, { status: 'draft', ...fields });
@@ -188,14 +181,8 @@ describe('drafts', () => {
 });
 
 describe('drafts and the response cache', () => {
-  let t: TestApp;
-  let owner: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp({ RESPONSE_CACHE_MB: '8' });
-    owner = await signUpUser(t.app);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ RESPONSE_CACHE_MB: '8' });
+  const { owner } = useSignedUpUsers(t, ['owner']);
 
   it('drops cached lists, feeds and the blog when a draft is published, and when a blog becomes a draft', async () => {
     const draft = (await send(t.app, 'POST', '/api/blogs', owner, { title: 'Cached draft', blog: 'x', status: 'draft' })).json<Blog>();
@@ -233,12 +220,10 @@ describe('drafts and the response cache', () => {
 });
 
 describe('public queries with drafts among 10,000 blogs', () => {
-  let t: TestApp;
-  let author: TestUser;
+  const t = useTestApp();
+  const { author } = useSignedUpUsers(t, ['author']);
 
   beforeAll(async () => {
-    t = await createTestApp();
-    author = await signUpUser(t.app);
     // One blog in five is a draft.
     await sql`
       insert into blogs (user_id, title, body, status, upvotes, created_at)
@@ -251,7 +236,6 @@ describe('public queries with drafts among 10,000 blogs', () => {
     // feeds.test.ts, vacuum until it covers the table (Postgres 15's first pass may leave it empty).
     expect(await vacuumBlogsUntilVisible(t.database.db)).toBe(true);
   });
-  afterAll(() => t.close());
 
   const plan = (query: Expression<unknown>) => explain(t.database.db, query);
 

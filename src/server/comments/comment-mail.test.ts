@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../shared/comment-schema.js';
 import type { MailMessage } from '../mail/mailer.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
+import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, type TestUser, useSignedUpUsers } from '../testing/test-users.js';
 import { claimCommentMailSlot } from './comment-mail.repository.js';
 import { COMMENT_MAIL_WINDOW_SECONDS, UNSUBSCRIBE_TEXTS } from './comment-mail.service.js';
 import { unsubscribeToken } from './unsubscribe-token.js';
 import { htmlElements, htmlText } from '../testing/html-text.js';
 
 describe('e-mails about comments and replies', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let reader: TestUser;
-  let other: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    [owner, reader, other] = await Promise.all([signUpUser(t.app), signUpUser(t.app), signUpUser(t.app)]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const { owner, reader, other } = useSignedUpUsers(t, ['owner', 'reader', 'other']);
 
   const api = (method: 'GET' | 'POST' | 'PUT', url: string, user?: TestUser, payload?: object) =>
     t.app.inject({ method, url, headers: { origin: TEST_PUBLIC_URL, ...(user ? { cookie: user.cookie } : {}) }, remoteAddress: randomIp(), ...(payload ? { payload } : {}) });
@@ -157,6 +149,10 @@ describe('e-mails about comments and replies', () => {
   });
 
   describe('unsubscribing from the link', () => {
+    /** The POST a mail program sends to the List-Unsubscribe address: no origin, no session. */
+    const oneClickPost = (link: URL, contentType: string, payload: string) =>
+      t.app.inject({ method: 'POST', url: `${link.pathname}${link.search}`, headers: { 'content-type': contentType }, payload, remoteAddress: randomIp() });
+
     const unsubscribeLink = async (user: TestUser) => {
       const blogId = await insertBlog(user.id);
       await comment(blogId, reader, 'Hello');
@@ -172,13 +168,7 @@ describe('e-mails about comments and replies', () => {
       await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}`, remoteAddress: randomIp() });
       expect(await enabled(author)).toBe(true);
 
-      const response = await t.app.inject({
-        method: 'POST',
-        url: `${link.pathname}${link.search}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'List-Unsubscribe=One-Click',
-        remoteAddress: randomIp(),
-      });
+      const response = await oneClickPost(link, 'application/x-www-form-urlencoded', 'List-Unsubscribe=One-Click');
       expect(response.statusCode, response.body).toBe(200);
       expect(response.body).toContain('You will no longer get e-mails about comments and replies.');
       expect(await enabled(author)).toBe(false);
@@ -187,13 +177,11 @@ describe('e-mails about comments and replies', () => {
       await comment(blogId, other, 'Unheard');
       expect(await mailsTo(author)).toHaveLength(1);
 
-      const multipart = await t.app.inject({
-        method: 'POST',
-        url: `${link.pathname}${link.search}`,
-        headers: { 'content-type': 'multipart/form-data; boundary=x' },
-        payload: '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n',
-        remoteAddress: randomIp(),
-      });
+      const multipart = await oneClickPost(
+        link,
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n',
+      );
       expect(multipart.statusCode).toBe(200);
     });
 

@@ -1,22 +1,16 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blogVisibleTo } from '../core/blog-visibility.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { useTestApp } from '../testing/test-app.js';
+import { useSignedUpUsers } from '../testing/test-users.js';
 
 /**
  * `feeds_changed.changed_at` (migration 2026-11-24-01): moved by the commit of every change a feed
  * or sitemap shows, and by nothing else.
  */
 describe('when the feeds last changed', () => {
-  let t: TestApp;
-  let author: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    author = await signUpUser(t.app);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const { author } = useSignedUpUsers(t, ['author']);
 
   /** In microseconds, as the database keeps it (two changes can share a millisecond). */
   const changedAt = async () => {

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { type Expression, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { TEST_PUBLIC_URL, type TestApp, useTestApp } from '../testing/test-app.js';
+import { type TestUser, useSignedUpUsers } from '../testing/test-users.js';
 import { authorWithNewestBlogs, blogsById, newestBlogs, sitemapParts } from './feeds.repository.js';
 import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from '../testing/parse-xml.js';
 import { explain, vacuumBlogsUntilVisible } from '../testing/query-plans.js';
@@ -108,19 +108,11 @@ const newestFirst = (blogs: SeededBlog[]) =>
 
 describe('feeds and crawl files', () => {
   const SITE_NAME = `Jo's <Café> & Co — 日本`;
-  let t: TestApp;
-  let author: TestUser;
-  let hostileAuthor: TestUser;
-  let quietAuthor: TestUser;
+  const t = useTestApp({ SITE_NAME });
+  const { author, hostileAuthor, quietAuthor } = useSignedUpUsers(t, ['author', 'hostileAuthor', 'quietAuthor'], { hostileAuthor: { email: `o'brien+feeds-${randomBytes(4).toString('hex')}@example.com` } });
   let blogs: SeededBlog[];
 
   beforeAll(async () => {
-    t = await createTestApp({ SITE_NAME });
-    [author, hostileAuthor, quietAuthor] = await Promise.all([
-      signUpUser(t.app),
-      signUpUser(t.app, { email: `o'brien+feeds-${randomBytes(4).toString('hex')}@example.com` }),
-      signUpUser(t.app),
-    ]);
     const plain = await insertBlogs(
       t,
       author,
@@ -137,7 +129,6 @@ describe('feeds and crawl files', () => {
     ]);
     blogs = [...plain, ...hostile];
   });
-  afterAll(() => t.close());
 
   describe('/robots.txt', () => {
     const rules = async () => {
@@ -314,8 +305,8 @@ describe('feeds and crawl files', () => {
 describe('sitemap index', () => {
   const PART_SIZE = 10;
   const STATIC_URLS = [`${TEST_PUBLIC_URL}/`, `${TEST_PUBLIC_URL}/about`, `${TEST_PUBLIC_URL}/support`, `${TEST_PUBLIC_URL}/tags`];
-  let t: TestApp;
-  let author: TestUser;
+  const t = useTestApp({ SITEMAP_PART_SIZE: String(PART_SIZE) });
+  const { author } = useSignedUpUsers(t, ['author']);
   const blogs: SeededBlog[] = [];
   const addBlogs = async (count: number) => {
     const start = blogs.length;
@@ -332,12 +323,6 @@ describe('sitemap index', () => {
       )),
     );
   };
-
-  beforeAll(async () => {
-    t = await createTestApp({ SITEMAP_PART_SIZE: String(PART_SIZE) });
-    author = await signUpUser(t.app);
-  });
-  afterAll(() => t.close());
 
   it('is one file while the static pages and blogs fit in a part, and an index from one URL more', async () => {
     await addBlogs(PART_SIZE - STATIC_URLS.length);
@@ -397,17 +382,14 @@ describe('sitemap index', () => {
 
 describe('feed queries at 10,000 blogs', () => {
   const COUNT = 10_000;
-  let t: TestApp;
-  let author: TestUser;
+  const t = useTestApp();
+  const { author, other } = useSignedUpUsers(t, ['author', 'other']);
 
   beforeAll(async () => {
-    t = await createTestApp();
-    const [prolific, other] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
-    author = prolific!;
     // Most blogs are one author's, so their feed must not sort all of them.
     await sql`
       insert into blogs (user_id, title, body, created_at, updated_at)
-      select case when n % 10 = 0 then ${other!.id} else ${author.id} end, 'Blog ' || n, repeat('Text ', 200),
+      select case when n % 10 = 0 then ${other.id} else ${author.id} end, 'Blog ' || n, repeat('Text ', 200),
              now() - n * interval '1 minute', now() - n * interval '1 second'
       from generate_series(1, ${COUNT}) as n
     `.execute(t.database.db);
@@ -417,7 +399,6 @@ describe('feed queries at 10,000 blogs', () => {
     // may leave it empty).
     expect(await vacuumBlogsUntilVisible(t.database.db)).toBe(true);
   });
-  afterAll(() => t.close());
 
   const plan = (query: Expression<unknown>) => explain(t.database.db, query);
 

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../testing/test-app.js';
 
 describe('health and HTTP basics', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers ok once the database answers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
@@ -41,11 +37,7 @@ describe('health and HTTP basics', () => {
 });
 
 describe('writes from other sites', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const contact = { email: 'a@example.com', message: 'hello' };
 

@@ -9,14 +9,13 @@ import { PAGE_STATE_ID } from '../../shared/page-render.js';
 import type { PageRenderer } from '../pages/page-renderer.js';
 import { createPageHandler, fillTemplate } from '../pages/pages.js';
 import { buildApp, type App } from '../app.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { useTestApp } from '../testing/test-app.js';
 
 describe('serving the web app', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let app: App;
   let withMaps: App;
   beforeAll(async () => {
-    t = await createTestApp();
     const webRoot = mkdtempSync(path.join(os.tmpdir(), 'blog-web-'));
     mkdirSync(path.join(webRoot, 'assets'));
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
@@ -30,7 +29,6 @@ describe('serving the web app', () => {
   afterAll(async () => {
     await app.close();
     await withMaps.close();
-    await t.close();
   });
 
   it('keeps source maps on disk: not served unless SERVE_SOURCE_MAPS is on', async () => {

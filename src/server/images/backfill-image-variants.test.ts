@@ -1,25 +1,22 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
 import { createImageStorage, newImageKey, type ImageStorage } from '../storage/storage.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { useTestApp } from '../testing/test-app.js';
+import { useSignedUpUsers } from '../testing/test-users.js';
 import { solidPng } from '../testing/image-fixtures.js';
 import { backfillImageVariants, type BackfillLog } from './backfill-image-variants.js';
 import { processUploadedImage } from './image-processing.js';
 import { allImageKeys } from './stored-image.js';
 
 describe('backfillImageVariants', () => {
-  let t: TestApp;
-  let owner: TestUser;
+  const t = useTestApp();
+  const { owner } = useSignedUpUsers(t, ['owner']);
   let storage: ImageStorage;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await signUpUser(t.app);
     storage = createImageStorage(t.config);
   });
-  afterAll(() => t.close());
 
   /** A blog as it was stored before variants existed: the one WebP and only `image_key`. */
   async function oldStyleBlog(title: string, width: number, height: number, options: { withFile?: boolean; id?: string } = {}) {

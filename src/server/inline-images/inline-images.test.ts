@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
 import { MAX_INLINE_IMAGES } from '../../shared/constants.js';
 import type { BlogPreview, InlineImageUploaded } from '../../shared/inline-image-schema.js';
@@ -10,10 +10,10 @@ import { MAX_UPLOAD_BYTES } from '../images/image-processing.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
 import { localUploadsDir } from '../storage/local-storage.js';
 import { createImageStorage } from '../storage/storage.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
 import { noisyJpeg, solidPng } from '../testing/image-fixtures.js';
 import { postBlog } from '../testing/test-blogs.js';
-import { signUpUser, type TestUser } from '../testing/test-users.js';
+import { signUpUser, type TestUser, useSignedUpUsers } from '../testing/test-users.js';
 import { inlineImageKeysOf, sweepUnclaimedInlineImages } from '../core/inline-images.js';
 import { createJobRunner } from '../jobs/job-runner.js';
 import { registerStorageSweepJob } from '../storage-sweep/storage-sweep.job.js';
@@ -25,18 +25,13 @@ const DAY_MS = 24 * 3_600_000;
 const multipart = (fields: Record<string, string>, file?: FilePart) => encodeForm(fields, file && { type: 'image/png', ...file });
 
 describe('images inside a blog', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let other: TestUser;
+  const t = useTestApp();
+  const { owner, other } = useSignedUpUsers(t, ['owner', 'other']);
   let png: Buffer;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await signUpUser(t.app);
-    other = await signUpUser(t.app);
     png = await solidPng(640, 400);
   });
-  afterAll(() => t.close());
 
   const keyOf = (url: string) => url.replace(/^\/uploads\//, '');
   const filesExist = (url: string) => allImageKeys(keyOf(url)).filter((key) => existsSync(path.join(localUploadsDir(t.config), key)));

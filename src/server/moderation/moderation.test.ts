@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Blog, BlogPage, SearchPage } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
 import type { ModerationOverview } from '../../shared/moderation-schema.js';
 import { call, codeOf, linkParts, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 import { postBlog } from '../testing/test-blogs.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
+import { TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, type TestUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 
 describe('moderation', () => {
-  let t: TestApp;
-  let moderator: TestUser;
-  let author: TestUser;
-  let reader: TestUser;
-
-  beforeAll(async () => {
-    // Listed in another case, with spaces and a second address: the match ignores both.
-    t = await createTestApp({ MODERATOR_EMAILS: ` someone-else@example.com , ${MODERATOR_EMAIL.toUpperCase()} ` });
-    [moderator, author, reader] = await Promise.all([
-      signUpUser(t.app, { email: MODERATOR_EMAIL }),
-      signUpUser(t.app),
-      signUpUser(t.app),
-    ]);
-  });
-  afterAll(() => t.close());
+  // Listed in another case, with spaces and a second address: the match ignores both.
+  const t = useTestApp({ MODERATOR_EMAILS: ` someone-else@example.com , ${MODERATOR_EMAIL.toUpperCase()} ` });
+  const { moderator, author, reader } = useSignedUpUsers(t, ['moderator', 'author', 'reader'], { moderator: { email: MODERATOR_EMAIL } });
 
   const inject = (method: 'GET' | 'POST', url: string, user?: TestUser, payload?: unknown) =>
     t.app.inject({
@@ -318,15 +306,8 @@ describe('moderation', () => {
 });
 
 describe('moderation and the response cache', () => {
-  let t: TestApp;
-  let moderator: TestUser;
-  let author: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RESPONSE_CACHE_MB: '8' });
-    [moderator, author] = await Promise.all([signUpUser(t.app, { email: MODERATOR_EMAIL }), signUpUser(t.app)]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RESPONSE_CACHE_MB: '8' });
+  const { moderator, author } = useSignedUpUsers(t, ['moderator', 'author'], { moderator: { email: MODERATOR_EMAIL } });
 
   const anonymous = (url: string) => t.app.inject({ method: 'GET', url, remoteAddress: randomIp() });
   const act = async (payload: Record<string, unknown>) => {

@@ -1,26 +1,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BlogPage } from '../../shared/blog-schema.js';
 import type { ImportJob } from '../../shared/import-schema.js';
 import { multipart } from '../testing/multipart.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
+import { TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { randomIp, type TestUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
 import { FIXTURES } from '../testing/import-test-support.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 const WXR = readFileSync(path.join(FIXTURES, 'wordpress-site/theme-unit-test-data.xml'));
 
 describe('the /import page API', () => {
-  let t: TestApp;
-  let moderator: TestUser;
-  let reader: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL });
-    [moderator, reader] = await Promise.all([signUpUser(t.app, { email: MODERATOR_EMAIL }), signUpUser(t.app)]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL });
+  const { moderator, reader } = useSignedUpUsers(t, ['moderator', 'reader'], { moderator: { email: MODERATOR_EMAIL } });
 
   const upload = async (user: TestUser | undefined, file: { data: Buffer; filename: string } | undefined, dryRun = false) => {
     const form = await multipart({ dryRun: String(dryRun) }, file && { name: 'file', ...file });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BLOG_UPDATE_RATE_LIMIT } from '../blogs/blogs.routes.js';
 import { loadConfig } from '../config.js';
 import { CONTACT_RATE_LIMIT } from '../contact/contact.routes.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
 import { PUBLIC_READ_LIMIT } from './rate-limit.js';
 import { randomIp, signUpUser } from '../testing/test-users.js';
 import { VOTE_RATE_LIMIT } from '../votes/votes.routes.js';
@@ -34,11 +34,7 @@ describe('RATE_LIMIT_SCALE', () => {
 /** Scaled down so the per-client limits trip after a handful of requests; the rule is the same at scale 1. */
 describe('per-client limits on reading, voting and editing', () => {
   const SCALE = 0.01;
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_SCALE: String(SCALE) });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ RATE_LIMIT_SCALE: String(SCALE) });
 
   it('reading blogs: 429 with Retry-After past the limit, other readers served', async () => {
     const ip = randomIp();
@@ -81,11 +77,7 @@ describe('per-client limits on reading, voting and editing', () => {
 });
 
 describe('limits counted in memory and added to the shared counters in batches', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('refuses past the limit at once in one process, and across processes once the counts are shared', async () => {
     const rule = { max: 4, windowSeconds: 60 };

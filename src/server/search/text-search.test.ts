@@ -49,7 +49,7 @@ describe('search in text (in=all)', () => {
     t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RATE_LIMIT_SCALE: '100' });
     const [moderator, writer, suspended] = await Promise.all([signUpUser(t.app, { email: MODERATOR_EMAIL }), signUpUser(t.app), signUpUser(t.app)]);
     author = writer;
-    writes = blogWrites(t.app, moderator);
+    writes = blogWrites(t, moderator);
     const blogs: Array<[string, string]> = [
       ['Gardening basics', 'Roses need sunlight. Running water helps the garden grow.'],
       ['Kitchen notes', 'How to bake bread: **knead** the dough, then rest it. Roses on the table.'],

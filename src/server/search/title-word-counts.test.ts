@@ -1,12 +1,13 @@
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blog } from '../../shared/blog-schema.js';
+import { describe, expect, it } from 'vitest';
 import { blogVisibleTo } from '../core/blog-visibility.js';
 import * as titleWordCounts from '../db/migrations/2026-11-23-11-title-word-counts.js';
 import type { Database } from '../db/schema.js';
+import { blogWrites } from '../testing/blog-writes.js';
+import { functionCallsInTransaction } from '../testing/query-plans.js';
 import { postBlog } from '../testing/test-blogs.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { authHeaders, randomIp, sessionCookie, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
+import { useTestApp } from '../testing/test-app.js';
+import { signUpUser, type TestUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 
@@ -27,21 +28,9 @@ async function kept(db: Kysely<Database>): Promise<Record<string, number>> {
 }
 
 describe('title_word_counts: the number of public blogs per title word, kept exact on every write', () => {
-  let t: TestApp;
-  let moderator: TestUser;
-  let author: TestUser;
-  let reader: TestUser;
-
-  beforeAll(async () => {
-    // Many writes from few users: the limits are not what these tests are about.
-    t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RATE_LIMIT_SCALE: '100' });
-    [moderator, author, reader] = await Promise.all([
-      signUpUser(t.app, { email: MODERATOR_EMAIL }),
-      signUpUser(t.app),
-      signUpUser(t.app),
-    ]);
-  });
-  afterAll(() => t.close());
+  // Many writes from few users: the limits are not what these tests are about.
+  const t = useTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RATE_LIMIT_SCALE: '100' });
+  const { moderator, author, reader } = useSignedUpUsers(t, ['moderator', 'author', 'reader'], { moderator: { email: MODERATOR_EMAIL } });
 
   const expectExact = async (label: string) => {
     const [fresh, table] = await Promise.all([recount(t.database.db), kept(t.database.db)]);
@@ -51,66 +40,7 @@ describe('title_word_counts: the number of public blogs per title word, kept exa
   const countOf = async (lexeme: string) =>
     (await t.database.db.selectFrom('title_word_counts').select('blogs').where('lexeme', '=', lexeme).executeTakeFirst())?.blogs ?? 0;
 
-  /** A multipart body as the browser's form sends it. */
-  const sendForm = async (method: 'POST' | 'PATCH', url: string, user: TestUser, fields: Record<string, string>) => {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    const encoded = new Response(form);
-    const response = await t.app.inject({
-      method,
-      url,
-      payload: Buffer.from(await encoded.arrayBuffer()),
-      headers: { origin: TEST_PUBLIC_URL, 'content-type': encoded.headers.get('content-type')!, cookie: user.cookie },
-      remoteAddress: randomIp(),
-    });
-    expect(response.statusCode, response.body).toBeLessThan(300);
-    return response.json<Blog>();
-  };
-  const edit = (user: TestUser, id: string, fields: { title: string; status?: 'draft' | 'published' }) =>
-    sendForm('PATCH', `/api/blogs/${id}`, user, { blog: 'Edited words.', ...fields });
-  const create = (user: TestUser, fields: { title: string; status?: 'draft' | 'published' }) =>
-    sendForm('POST', '/api/blogs', user, { blog: 'Some words.', ...fields });
-  const remove = async (user: TestUser, id: string) => {
-    const response = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/blogs/${id}`,
-      headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie },
-      remoteAddress: randomIp(),
-    });
-    expect(response.statusCode, response.body).toBe(204);
-  };
-  const moderate = async (payload: Record<string, unknown>) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/moderation/actions',
-      headers: { origin: TEST_PUBLIC_URL, cookie: moderator.cookie },
-      remoteAddress: randomIp(),
-      payload,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-  };
-  /** A suspension ends the user's sessions: after it is lifted, they sign in again. */
-  const signInAgain = async (user: TestUser) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-in/email',
-      headers: authHeaders,
-      remoteAddress: randomIp(),
-      payload: { email: user.email, password: user.password },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    user.cookie = sessionCookie(response.headers['set-cookie']);
-  };
-  const vote = async (user: TestUser, id: string, direction: 'up' | 'down') => {
-    const response = await t.app.inject({
-      method: 'PUT',
-      url: `/api/blogs/${id}/vote`,
-      headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie },
-      remoteAddress: randomIp(),
-      payload: { direction },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-  };
+  const { create, edit, remove, moderate, signInAgain, vote, deleteAccount } = blogWrites(t, moderator);
 
   it('follows create, title edits, delete, drafts, hiding, suspension and account deletion', async () => {
     await expectExact('at the start');
@@ -179,14 +109,7 @@ describe('title_word_counts: the number of public blogs per title word, kept exa
     const leaving = await signUpUser(t.app);
     await Promise.all(['Echidna one', 'Echidna two', 'Echidna wombat'].map((title) => create(leaving, { title })));
     expect(await countOf('echidna')).toBe(3);
-    const gone = await t.app.inject({
-      method: 'DELETE',
-      url: '/api/account',
-      headers: { origin: TEST_PUBLIC_URL, cookie: leaving.cookie, 'content-type': 'application/json' },
-      remoteAddress: randomIp(),
-      payload: { password: leaving.password },
-    });
-    expect(gone.statusCode, gone.body).toBe(204);
+    await deleteAccount(leaving);
     expect(await countOf('echidna')).toBe(0);
     await expectExact('after account deletion');
   });
@@ -229,12 +152,7 @@ describe('title_word_counts: the number of public blogs per title word, kept exa
     const calls = await t.database.db.transaction().execute(async (trx) => {
       await sql`set local track_functions = 'pl'`.execute(trx);
       // Calls of the row trigger's and the statement trigger's functions in this transaction.
-      const onUpdate = () =>
-        sql<{ row: string | null; statement: string | null }>`
-          select pg_stat_get_xact_function_calls('title_word_counts_on_update'::regproc)::text as row,
-                 pg_stat_get_xact_function_calls('title_word_counts_after_update'::regproc)::text as statement`
-          .execute(trx)
-          .then((result) => [Number(result.rows[0]!.row ?? 0), Number(result.rows[0]!.statement ?? 0)]);
+      const onUpdate = () => functionCallsInTransaction(trx, ['title_word_counts_on_update', 'title_word_counts_after_update']);
       await trx.insertInto('votes').values({ blog_id: blog.id, user_id: moderator.id, direction: 'up' }).execute();
       await trx.updateTable('blogs').set({ updated_at: new Date() }).where('id', '=', blog.id).execute();
       const afterVote = await onUpdate();

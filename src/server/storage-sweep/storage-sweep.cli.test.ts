@@ -1,29 +1,18 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { allImageKeys } from '../images/stored-image.js';
 import { createLocalImageStorage } from '../storage/local-storage.js';
 import { newImageKey } from '../storage/storage.js';
+import { runCli } from '../testing/server-process.js';
 
 const CLI = path.resolve(import.meta.dirname, 'storage-sweep.cli.ts');
 
 /** `npm run storage:sweep` as its built file runs, from source. */
-async function sweepCli(dataDir: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(32) },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const sweepCli = (dataDir: string, ...args: string[]) => runCli(CLI, dataDir, ...args);
 
 const files = (dataDir: string) =>
   readdirSync(path.join(dataDir, 'uploads', 'blogs')).map((name) => `blogs/${name}`).sort();

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
 import type { QueueOverview, SubscriptionByToken, SubscriptionList } from '../../shared/subscription-schema.js';
 import { blogPublishedJob } from '../core/blog-published.js';
@@ -7,22 +7,15 @@ import type { MailMessage, Mailer } from '../mail/mailer.js';
 import { enqueueJob } from '../queue/job-queue.js';
 import type { OutboxMail } from '../testing/outbox-reader.js';
 import { postBlog } from '../testing/test-blogs.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
+import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, type TestUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
 import { NEW_POST_MAIL_JOB } from './new-post-mail.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 
 describe('e-mail subscriptions', () => {
-  let t: TestApp;
-  let author: TestUser;
-  let other: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL });
-    [author, other] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL });
+  const { author, other } = useSignedUpUsers(t, ['author', 'other']);
 
   const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, options: { user?: TestUser; payload?: unknown; ip?: string } = {}) =>
     t.app.inject({

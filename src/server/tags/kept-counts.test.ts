@@ -1,12 +1,13 @@
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { searchPageSchema } from '../../shared/blog-schema.js';
 import { blogVisibleTo } from '../core/blog-visibility.js';
 import * as tagsAndTextSearch from '../db/migrations/2026-11-25-04-tags-and-text-search.js';
 import type { Database } from '../db/schema.js';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
+import { useTestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
 import { blogWrites } from '../testing/blog-writes.js';
+import { functionCallsInTransaction } from '../testing/query-plans.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 
@@ -37,18 +38,9 @@ async function kept(db: Kysely<Database>): Promise<{ tags: Counts; words: Counts
 }
 
 describe('tag_counts and text_word_counts: kept exact on every write', () => {
-  let t: TestApp;
-  let moderator: TestUser;
-  let author: TestUser;
-  let reader: TestUser;
-  let writes: ReturnType<typeof blogWrites>;
-
-  beforeAll(async () => {
-    t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RATE_LIMIT_SCALE: '100' });
-    [moderator, author, reader] = await Promise.all([signUpUser(t.app, { email: MODERATOR_EMAIL }), signUpUser(t.app), signUpUser(t.app)]);
-    writes = blogWrites(t.app, moderator);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RATE_LIMIT_SCALE: '100' });
+  const { moderator, author, reader } = useSignedUpUsers(t, ['moderator', 'author', 'reader'], { moderator: { email: MODERATOR_EMAIL } });
+  const writes = blogWrites(t, moderator);
 
   const expectExact = async (label: string) => {
     const [fresh, table] = await Promise.all([recount(t.database.db), kept(t.database.db)]);
@@ -145,12 +137,7 @@ describe('tag_counts and text_word_counts: kept exact on every write', () => {
     const blog = await writes.create(author, { title: 'Voted', blog: 'Bandicoot.', tags: 'voted' });
     const calls = await t.database.db.transaction().execute(async (trx) => {
       await sql`set local track_functions = 'pl'`.execute(trx);
-      const fired = () =>
-        sql<{ tags: string | null; words: string | null }>`
-          select pg_stat_get_xact_function_calls('tag_counts_on_update'::regproc)::text as tags,
-                 pg_stat_get_xact_function_calls('text_word_counts_on_update'::regproc)::text as words`
-          .execute(trx)
-          .then((result) => [Number(result.rows[0]!.tags ?? 0), Number(result.rows[0]!.words ?? 0)]);
+      const fired = () => functionCallsInTransaction(trx, ['tag_counts_on_update', 'text_word_counts_on_update']);
       await trx.insertInto('votes').values({ blog_id: blog.id, user_id: moderator.id, direction: 'up' }).execute();
       await trx.updateTable('blogs').set({ updated_at: new Date(), comment_count: 0 }).where('id', '=', blog.id).execute();
       const afterVote = await fired();

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blogPageSchema, blogSchema, type BlogPage } from '../../shared/blog-schema.js';
 import { tagMessages, tagsPageSchema, tagSuggestionsSchema, TAGS_PAGE_SIZE } from '../../shared/tag-schema.js';
 import { selectPageIds } from '../blogs/blogs.repository.js';
 import { explain } from '../testing/query-plans.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
+import { TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
 import { blogWrites } from '../testing/blog-writes.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
@@ -14,11 +14,9 @@ const MODERATOR_EMAIL = uniqueEmail('moderator');
 const uniqueTag = (stem: string) => `${stem}-${Math.random().toString(36).slice(2, 8)}`;
 
 describe('tags', () => {
-  let t: TestApp;
-  let moderator: TestUser;
-  let author: TestUser;
-  let other: TestUser;
-  let writes: ReturnType<typeof blogWrites>;
+  const t = useTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RATE_LIMIT_SCALE: '100' });
+  const { moderator, author, other } = useSignedUpUsers(t, ['moderator', 'author', 'other'], { moderator: { email: MODERATOR_EMAIL } });
+  const writes = blogWrites(t, moderator);
 
   const get = (url: string) => t.app.inject({ method: 'GET', url, remoteAddress: randomIp() });
   const listOf = async (tag: string, query = '') => {
@@ -28,13 +26,6 @@ describe('tags', () => {
   };
   const titles = (page: BlogPage) => page.items.map((blog) => blog.title);
   const tagCount = async (tag: string) => (await t.database.db.selectFrom('tag_counts').select('blogs').where('tag', '=', tag).executeTakeFirst())?.blogs ?? 0;
-
-  beforeAll(async () => {
-    t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RATE_LIMIT_SCALE: '100' });
-    [moderator, author, other] = await Promise.all([signUpUser(t.app, { email: MODERATOR_EMAIL }), signUpUser(t.app), signUpUser(t.app)]);
-    writes = blogWrites(t.app, moderator);
-  });
-  afterAll(() => t.close());
 
   it("keeps up to 5 tags, made lowercase, in the writer's order, repeats dropped, separated by commas or spaces", async () => {
     const created = await writes.create(author, { title: 'Tagged', tags: ' React, web-dev  react,Café,ÉTÉ-2024 ' });
@@ -278,15 +269,9 @@ describe('tags', () => {
 });
 
 describe('tags behind the response cache', () => {
-  let t: TestApp;
-  let author: TestUser;
-  let writes: ReturnType<typeof blogWrites>;
-  beforeAll(async () => {
-    t = await createTestApp({ RESPONSE_CACHE_MB: '16', RATE_LIMIT_SCALE: '100' });
-    author = await signUpUser(t.app);
-    writes = blogWrites(t.app);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ RESPONSE_CACHE_MB: '16', RATE_LIMIT_SCALE: '100' });
+  const { author } = useSignedUpUsers(t, ['author']);
+  const writes = blogWrites(t);
 
   const get = (url: string) => t.app.inject({ method: 'GET', url, remoteAddress: randomIp() });
 

@@ -5,9 +5,12 @@ import yazl from 'yazl';
 import { createWriteStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createTestApp, type TestApp } from './test-app.js';
 import { createImageStorage } from '../storage/storage.js';
 import type { ImportDeps } from '../portability/import/import.service.js';
+import type { Database } from '../db/schema.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/portability');
 
@@ -22,6 +25,33 @@ export async function importSite(): Promise<{ t: TestApp; deps: ImportDeps; clos
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The before and after hooks of the enclosing describe block: around all its tests, or around each with `each`. */
+function hooks(options: { each?: boolean }) {
+  return options.each ? { before: beforeEach, after: afterEach } : { before: beforeAll, after: afterAll };
+}
+
+/** `importSite` for the enclosing describe block: the handle is filled in before its tests (or each) and closed after. */
+export function useImportSite(options: { each?: boolean } = {}): Awaited<ReturnType<typeof importSite>> {
+  const { before, after } = hooks(options);
+  const handle = {} as Awaited<ReturnType<typeof importSite>>;
+  before(async () => {
+    Object.assign(handle, await importSite());
+  });
+  after(() => handle.close());
+  return handle;
+}
+
+/** `tempDir(prefix)` for the enclosing describe block: made before its tests (or each) and removed after. */
+export function useTempDir(prefix: string, options: { each?: boolean } = {}): ReturnType<typeof tempDir> {
+  const { before, after } = hooks(options);
+  const handle = {} as ReturnType<typeof tempDir>;
+  before(() => {
+    Object.assign(handle, tempDir(prefix));
+  });
+  after(() => handle.remove());
+  return handle;
 }
 
 /** Writes a zip of `entries` (name → content), names taken as given (yazl refuses `..`, so a name may be patched after). */
@@ -41,4 +71,15 @@ export async function folderEntries(root: string): Promise<Record<string, Buffer
     entries[path.relative(root, full).split(path.sep).join('/')] = await readFile(full);
   }
   return entries;
+}
+
+/** A blog's comments, oldest first, each with its author's address. */
+export function commentsOfBlog(db: Kysely<Database>, blogId: string) {
+  return db
+    .selectFrom('comments')
+    .innerJoin('user', 'user.id', 'comments.user_id')
+    .select(['comments.id', 'comments.parent_id', 'comments.body', 'comments.created_at', 'user.email'])
+    .where('comments.blog_id', '=', blogId)
+    .orderBy('comments.created_at')
+    .execute();
 }

@@ -24,3 +24,13 @@ export async function explain(db: Kysely<Database>, query: Expression<unknown>):
   const { rows } = await sql<Record<string, string>>`explain ${query}`.execute(db);
   return rows.map((row) => Object.values(row).join(' ')).join('\n');
 }
+
+/** How often each named PL/pgSQL function has run so far in the transaction `trx` (counted once it has set `track_functions = 'pl'`). */
+export async function functionCallsInTransaction(trx: Kysely<Database>, names: string[]): Promise<number[]> {
+  const calls: number[] = [];
+  for (const name of names) {
+    const { rows } = await sql<{ calls: string | null }>`select pg_stat_get_xact_function_calls(${name}::regproc)::text as calls`.execute(trx);
+    calls.push(Number(rows[0]!.calls ?? 0));
+  }
+  return calls;
+}

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, expect } from 'vitest';
 
 const MAIN = path.resolve(import.meta.dirname, '../main.ts');
@@ -11,6 +12,19 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
+
+/** Runs a command-line script from source (`cli`, a path) on DATA_DIR `dataDir`, as its built file runs; answers its exit code and output. */
+export async function runCli(cli: string, dataDir: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(32) },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
 
 /** Starts `main.ts` in its own process; `umask` sets the one it inherits, as a service manager would. */
 export function startServer(env: Record<string, string>, options: { umask?: number } = {}) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type App, type BuildAppOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
@@ -60,6 +60,21 @@ export async function createTestApp(env: Record<string, string> = {}, options: P
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `createTestApp` for the enclosing describe block: the handle it returns is filled in by a
+ * beforeAll hook and closed by an afterAll hook, so it may be read only inside tests and hooks.
+ */
+export function useTestApp(env?: Record<string, string>, options?: Parameters<typeof createTestApp>[1]): TestApp {
+  const handle = {} as TestApp;
+  let created: TestApp | undefined;
+  beforeAll(async () => {
+    created = await createTestApp(env, options);
+    Object.assign(handle, created);
+  });
+  afterAll(() => created?.close());
+  return handle;
 }
 
 /** Waits (polling, up to 20 s) until no job is due or running: what was queued has been done. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { beforeAll } from 'vitest';
 import type { App } from '../app.js';
-import { TEST_PUBLIC_URL } from './test-app.js';
+import { TEST_PUBLIC_URL, type TestApp } from './test-app.js';
 
 export interface TestUser {
   id: string;
@@ -23,8 +24,15 @@ export function sessionCookie(setCookie: string | string[] | undefined): string 
   return list.map((cookie) => cookie.split(';')[0]).join('; ');
 }
 
+/** What a test may choose for a user it signs up; the rest is made up. */
+export interface SignUpOptions {
+  email?: string;
+  password?: string;
+  ip?: string;
+}
+
 /** Signs up a user (e-mail verification off, as `createTestApp` sets by default) and returns their session. */
-export async function signUpUser(app: App, options: { email?: string; password?: string; ip?: string } = {}): Promise<TestUser> {
+export async function signUpUser(app: App, options: SignUpOptions = {}): Promise<TestUser> {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? 'correct horse battery';
   const response = await app.inject({
@@ -43,4 +51,17 @@ export async function signUpUser(app: App, options: { email?: string; password?:
 export function randomIp(): string {
   const bytes = randomBytes(3);
   return `10.${bytes[0]}.${bytes[1]}.${bytes[2]}`;
+}
+
+/**
+ * One signed-up user per name on `t` (from `useTestApp`), filled in by a beforeAll hook that runs
+ * after the app's; `options` may give some of them an address or password.
+ */
+export function useSignedUpUsers<Name extends string>(t: TestApp, names: readonly Name[], options: Partial<Record<Name, SignUpOptions>> = {}): Record<Name, TestUser> {
+  const users = Object.fromEntries(names.map((name) => [name, {} as TestUser])) as Record<Name, TestUser>;
+  beforeAll(async () => {
+    const signedUp = await Promise.all(names.map((name) => signUpUser(t.app, options[name])));
+    names.forEach((name, index) => Object.assign(users[name], signedUp[index]));
+  });
+  return users;
 }

@@ -1,22 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchPage, VoteResult } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
+import { TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { randomIp, signUpUser, type TestUser, useSignedUpUsers } from '../testing/test-users.js';
 import { createSignedInUsers } from '../testing/signed-in-users.js';
 
 describe('votes', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let voter: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    [owner, voter] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const { owner, voter } = useSignedUpUsers(t, ['owner', 'voter']);
 
   const insertBlog = async (title = 'A blog to vote on', userId = owner.id) => {
     const row = await t.database.db

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBlog } from '../../blogs/blogs.service.js';
 import { createComment } from '../../comments/comments.service.js';
 import { loadConfig } from '../../config.js';
@@ -12,7 +12,7 @@ import { createImageStorage, IMAGE_KEY_PREFIX, type ImageStorage } from '../../s
 import { solidPng } from '../../testing/image-fixtures.js';
 import { signUpUser } from '../../testing/test-users.js';
 import { castVote } from '../../votes/votes.service.js';
-import { importSite, tempDir } from '../../testing/import-test-support.js';
+import { useImportSite, useTempDir } from '../../testing/import-test-support.js';
 import { BackupError, restoreBackup, writeBackup } from './backup.service.js';
 
 const TABLES = ['user', 'account', 'session', 'blogs', 'votes', 'comments', 'inline_images', 'tag_counts', 'subscriptions'] as const;
@@ -34,12 +34,10 @@ async function objects(storage: ImageStorage) {
 }
 
 describe('npm run backup / npm run restore', () => {
-  let source: Awaited<ReturnType<typeof importSite>>;
-  let tmp: ReturnType<typeof tempDir>;
+  const source = useImportSite();
+  const tmp = useTempDir('backup-');
   let backup: string;
   beforeAll(async () => {
-    source = await importSite();
-    tmp = tempDir('backup-');
     const { app } = source.t;
     const ada = await signUpUser(app, { email: 'ada@example.com' });
     const bob = await signUpUser(app, { email: 'bob@example.com' });
@@ -54,10 +52,6 @@ describe('npm run backup / npm run restore', () => {
     await createComment(source.deps, ada.id, blog.id, { body: 'Thanks', parentId: comment.comment.id });
     writeFileSync(path.join(source.t.dataDir, 'auth-secret'), 'the-secret-that-signed-the-cookies\n');
     backup = path.join(tmp.dir, 'site-backup.zip');
-  });
-  afterAll(async () => {
-    await source.close();
-    tmp.remove();
   });
 
   it('backup → restore into a fresh DATA_DIR: the same rows (blogs, accounts, sessions, votes, comments) and image bytes', { timeout: 240_000 }, async () => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBlog } from '../../blogs/blogs.service.js';
 import { createComment } from '../../comments/comments.service.js';
 import { uploadInlineImage } from '../../core/inline-images.js';
@@ -9,19 +9,11 @@ import { signUpUser } from '../../testing/test-users.js';
 import { castVote } from '../../votes/votes.service.js';
 import { openImportArchive } from '../import/import-archive.js';
 import { splitFrontMatter } from '../import/markdown-reader.js';
-import { importSite, tempDir } from '../../testing/import-test-support.js';
+import { useImportSite, useTempDir } from '../../testing/import-test-support.js';
 
 describe("GET /api/account/my-data.zip ('Download my data')", () => {
-  let site: Awaited<ReturnType<typeof importSite>>;
-  let tmp: ReturnType<typeof tempDir>;
-  beforeAll(async () => {
-    site = await importSite();
-    tmp = tempDir('my-data-');
-  });
-  afterAll(async () => {
-    await site.close();
-    tmp.remove();
-  });
+  const site = useImportSite();
+  const tmp = useTempDir('my-data-');
 
   it('answers 401 signed out', async () => {
     const response = await site.t.app.inject({ method: 'GET', url: '/api/account/my-data.zip' });

@@ -6,7 +6,7 @@ import { createComment } from '../../comments/comments.service.js';
 import { uploadInlineImage } from '../../core/inline-images.js';
 import { solidPng } from '../../testing/image-fixtures.js';
 import { signUpUser } from '../../testing/test-users.js';
-import { importSite, tempDir } from '../../testing/import-test-support.js';
+import { commentsOfBlog, importSite, useImportSite, useTempDir } from '../../testing/import-test-support.js';
 import { runImport } from '../import/import.service.js';
 import { openImportArchive } from '../import/import-archive.js';
 import type { ImportDeps } from '../import/import.service.js';
@@ -22,13 +22,7 @@ async function siteContent(deps: ImportDeps) {
     .execute();
   const result = [];
   for (const blog of blogs) {
-    const comments = await deps.db
-      .selectFrom('comments')
-      .innerJoin('user', 'user.id', 'comments.user_id')
-      .select(['comments.id', 'comments.parent_id', 'comments.body', 'comments.created_at', 'user.email'])
-      .where('blog_id', '=', blog.id)
-      .orderBy('comments.created_at')
-      .execute();
+    const comments = await commentsOfBlog(deps.db, blog.id);
     const position = new Map(comments.map((c, i) => [c.id, i]));
     const cover = blog.image_key ? await sharp((await deps.storage.get(blog.image_key))!).metadata() : null;
     const inline = await deps.db.selectFrom('inline_images').select(['width', 'height']).where('blog_id', '=', blog.id).execute();
@@ -48,13 +42,11 @@ async function siteContent(deps: ImportDeps) {
 }
 
 describe('npm run export: a zip Ghost imports, and ours too', () => {
-  let source: Awaited<ReturnType<typeof importSite>>;
-  let target: Awaited<ReturnType<typeof importSite>>;
-  let tmp: ReturnType<typeof tempDir>;
+  const source = useImportSite();
+  const tmp = useTempDir('export-');
+  let target: Awaited<ReturnType<typeof importSite>> | undefined;
   let zip: string;
   beforeAll(async () => {
-    source = await importSite();
-    tmp = tempDir('export-');
     const ada = await signUpUser(source.t.app, { email: 'ada@example.com' });
     const bob = await signUpUser(source.t.app, { email: 'bob@example.com' });
     const deps = source.deps;
@@ -71,11 +63,7 @@ describe('npm run export: a zip Ghost imports, and ours too', () => {
     await createComment(deps, ada.id, bobs.id, { body: 'Welcome' });
     zip = path.join(tmp.dir, 'site.zip');
   });
-  afterAll(async () => {
-    await source.close();
-    await target?.close();
-    tmp.remove();
-  });
+  afterAll(() => target?.close());
 
   it('writes the Ghost JSON (posts as HTML, a Markdown copy, users, tags, comments) and the images', async () => {
     const summary = await writeSiteExport(source.deps, zip);

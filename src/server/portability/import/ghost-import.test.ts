@@ -1,22 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runImport } from './import.service.js';
-import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from '../../testing/import-test-support.js';
+import { FIXTURES, folderEntries, useImportSite, useTempDir, writeZip } from '../../testing/import-test-support.js';
 
 const GHOST_JSON = path.join(FIXTURES, 'ghost-site/ghost-export.json');
 
 describe('import of a Ghost export', () => {
-  let site: Awaited<ReturnType<typeof importSite>>;
-  let tmp: ReturnType<typeof tempDir>;
-  beforeEach(async () => {
-    site = await importSite();
-    tmp = tempDir('ghost-import-');
-  });
-  afterEach(async () => {
-    await site.close();
-    tmp.remove();
-  });
+  const site = useImportSite({ each: true });
+  const tmp = useTempDir('ghost-import-', { each: true });
 
   const blogs = () =>
     site.deps.db

@@ -1,26 +1,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { archiveName, DEFAULT_ARCHIVE_LIMITS } from './import-archive.js';
 import { runImport } from './import.service.js';
-import { FIXTURES, importSite, tempDir, writeZip } from '../../testing/import-test-support.js';
+import { FIXTURES, useImportSite, useTempDir, writeZip } from '../../testing/import-test-support.js';
 
 const WXR = readFileSync(path.join(FIXTURES, 'wordpress-site/theme-unit-test-data.xml'), 'utf8');
 
 describe('imports refused as a whole, with nothing written', () => {
-  let site: Awaited<ReturnType<typeof importSite>>;
-  let tmp: ReturnType<typeof tempDir>;
-  beforeAll(async () => {
-    site = await importSite();
-    tmp = tempDir('hostile-import-');
-  });
+  const site = useImportSite();
+  const tmp = useTempDir('hostile-import-');
+  // Registered after the site's: runs before it is closed.
   afterAll(async () => {
     // Every test below left the site as it found it.
     expect(await site.deps.db.selectFrom('blogs').select('id').execute()).toEqual([]);
     expect(await site.deps.db.selectFrom('user').select('id').execute()).toEqual([]);
     expect(await site.deps.db.selectFrom('imported_items').select('source').execute()).toEqual([]);
-    await site.close();
-    tmp.remove();
   });
 
   const file = (name: string, content: string | Buffer) => {

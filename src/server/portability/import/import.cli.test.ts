@@ -1,23 +1,12 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../testing/import-test-support.js';
+import { runCli } from '../../testing/server-process.js';
 
 const CLI = path.resolve(import.meta.dirname, 'import.cli.ts');
 
 /** `npm run import` as its built file runs, from source, on a DATA_DIR of its own (PGlite). */
-async function importCli(dataDir: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(32) },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const importCli = (dataDir: string, ...args: string[]) => runCli(CLI, dataDir, ...args);
 
 describe('npm run import', () => {
   const tmp = tempDir('import-cli-');

@@ -1,22 +1,14 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runImport } from './import.service.js';
-import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from '../../testing/import-test-support.js';
+import { FIXTURES, folderEntries, useImportSite, useTempDir, writeZip } from '../../testing/import-test-support.js';
 
 const SITE = path.join(FIXTURES, 'markdown-site');
 const owner = { email: 'owner@example.com', name: 'Owner' };
 
 describe('import of Markdown files with front matter', () => {
-  let site: Awaited<ReturnType<typeof importSite>>;
-  let tmp: ReturnType<typeof tempDir>;
-  beforeAll(async () => {
-    site = await importSite();
-    tmp = tempDir('md-import-');
-  });
-  afterAll(async () => {
-    await site.close();
-    tmp.remove();
-  });
+  const site = useImportSite();
+  const tmp = useTempDir('md-import-');
 
   it('asks for an owner when the front matter names no author, naming the file and field', async () => {
     const report = await runImport(site.deps, SITE, { dryRun: true });

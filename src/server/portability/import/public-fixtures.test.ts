@@ -1,19 +1,17 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runImport, type ImportReport } from './import.service.js';
-import { importSite } from '../../testing/import-test-support.js';
+import { useImportSite } from '../../testing/import-test-support.js';
 
 /** Public files, unchanged (their sources are in tests/fixtures/README.md). */
 const PUBLIC = path.resolve(import.meta.dirname, '../../../../tests/fixtures/public');
 
 describe("import of WordPress's own theme unit test data (themeunittestdata.wordpress.xml)", () => {
-  let site: Awaited<ReturnType<typeof importSite>>;
+  const site = useImportSite();
   let report: ImportReport;
   beforeAll(async () => {
-    site = await importSite();
     report = await runImport(site.deps, path.join(PUBLIC, 'themeunittestdata.wordpress.xml'));
   });
-  afterAll(async () => site.close());
 
   const count = async (table: 'blogs' | 'comments', status?: 'published' | 'draft') => {
     let query = site.deps.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
@@ -85,13 +83,11 @@ describe("import of WordPress's own theme unit test data (themeunittestdata.word
 });
 
 describe('import of a real Ghost 4.1 export (the one Ghost keeps among its test fixtures)', () => {
-  let site: Awaited<ReturnType<typeof importSite>>;
+  const site = useImportSite();
   let report: ImportReport;
   beforeAll(async () => {
-    site = await importSite();
     report = await runImport(site.deps, path.join(PUBLIC, 'ghost-4.1-export.json'));
   });
-  afterAll(async () => site.close());
 
   // Counted from the file with Python's json module, not with our reader: db[0].data.posts has
   // 11 rows, 7 of type "post" (all "published", one of them with visibility "paid") and 4 of type "page"; tags has one ("Getting

@@ -1,22 +1,16 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runImport, type ImportReport } from './import.service.js';
-import { FIXTURES, folderEntries, importSite, tempDir, writeZip } from '../../testing/import-test-support.js';
+import { commentsOfBlog, FIXTURES, folderEntries, useImportSite, useTempDir, writeZip } from '../../testing/import-test-support.js';
 
 describe('import of a WordPress export (WXR)', () => {
-  let site: Awaited<ReturnType<typeof importSite>>;
-  let tmp: ReturnType<typeof tempDir>;
+  const site = useImportSite();
+  const tmp = useTempDir('wxr-import-');
   let report: ImportReport;
   beforeAll(async () => {
-    site = await importSite();
-    tmp = tempDir('wxr-import-');
     const zip = path.join(tmp.dir, 'wordpress.zip');
     await writeZip(zip, await folderEntries(path.join(FIXTURES, 'wordpress-site')));
     report = await runImport(site.deps, zip);
-  });
-  afterAll(async () => {
-    await site.close();
-    tmp.remove();
   });
 
   const blog = (title: string) =>
@@ -68,13 +62,7 @@ describe('import of a WordPress export (WXR)', () => {
 
   it('imports approved comments with their authors and dates, replies one level deep', async () => {
     const post = await blog('Template: Comments');
-    const comments = await site.deps.db
-      .selectFrom('comments')
-      .innerJoin('user', 'user.id', 'comments.user_id')
-      .select(['comments.id', 'comments.parent_id', 'comments.body', 'comments.created_at', 'user.email'])
-      .where('comments.blog_id', '=', post.id)
-      .orderBy('comments.created_at')
-      .execute();
+    const comments = await commentsOfBlog(site.deps.db, post.id);
     expect(comments.map((c) => [c.email, c.created_at.toISOString(), c.body])).toEqual([
       ['john.doe@wp-sample.example', '2012-09-03T17:18:04.000Z', '**Headings** and *markup* in a comment, with a [link](http://example.org/).'],
       ['jane.bloggs@wp-sample.example', '2012-09-03T17:25:31.000Z', 'Level 2: a reply.'],
