@@ -25,7 +25,7 @@ async function photo(seed: number): Promise<Buffer> {
 /** About 2,500 words in twelve sections, as a long post would be. */
 function longArticle(): string {
   const sentence = 'The harbour is quiet at dawn, and the boats wait for the tide with a patience the town has long learned to copy. ';
-  return Array.from({ length: 12 }, (_, section) => `## Section ${section + 1}\n\n${[1, 2, 3].map(() => sentence.repeat(4)).join('\n\n')}`).join('\n\n');
+  return Array.from({ length: 12 }, (_, section) => `# Section ${section + 1}\n\n${[1, 2, 3].map(() => sentence.repeat(4)).join('\n\n')}`).join('\n\n');
 }
 
 /**
