@@ -4,7 +4,7 @@ import { builtServerEntry, startBuiltApp, type Cleanups } from './bench-processe
 
 export interface SeededSite {
   baseUrl: string;
-  /** The id of one seeded blog, for a /viewBlog page. */
+  /** The id of one seeded blog, for a /viewBlog page: a long article with comments. */
   blogId: string;
   /** A word every seeded title holds, for a /search page. */
   searchTerm: string;
@@ -22,10 +22,16 @@ async function photo(seed: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
 
+/** About 2,500 words in twelve sections, as a long post would be. */
+function longArticle(): string {
+  const sentence = 'The harbour is quiet at dawn, and the boats wait for the tide with a patience the town has long learned to copy. ';
+  return Array.from({ length: 12 }, (_, section) => `# Section ${section + 1}\n\n${[1, 2, 3].map(() => sentence.repeat(4)).join('\n\n')}`).join('\n\n');
+}
+
 /**
  * Starts the built app (BUILD_DIR, `dist` by default; nothing is built here) on PGlite in a
  * fresh data folder, signs one author up and publishes `blogs` blogs with images through the
- * API, as a visitor's browser would.
+ * API, as a visitor's browser would; the first is a long article with five comments.
  */
 export async function startSeededSite(cleanups: Cleanups, blogs = 6): Promise<SeededSite> {
   const mainJs = builtServerEntry();
@@ -49,11 +55,19 @@ export async function startSeededSite(cleanups: Cleanups, blogs = 6): Promise<Se
   for (let i = 1; i <= blogs; i++) {
     const form = new FormData();
     form.append('title', `${searchTerm} notes ${i}: what a quiet harbour teaches about patience`);
-    form.append('blog', `Paragraph ${i}. `.repeat(40) + '\n\nA second paragraph, so the page has a body worth reading.');
+    form.append('blog', i === 1 ? longArticle() : `Paragraph ${i}. `.repeat(40) + '\n\nA second paragraph, so the page has a body worth reading.');
     form.append('image', new Blob([new Uint8Array(await photo(i))], { type: 'image/jpeg' }), `photo-${i}.jpg`);
     const created = await fetch(`${baseUrl}/api/blogs`, { method: 'POST', headers: { cookie, origin: baseUrl }, body: form });
     if (created.status !== 201) throw new Error(`creating a blog answered ${created.status}: ${await created.text()}`);
     blogId ||= ((await created.json()) as { id: string }).id;
+  }
+  for (let i = 1; i <= 5; i++) {
+    const comment = await fetch(`${baseUrl}/api/blogs/${blogId}/comments`, {
+      method: 'POST',
+      headers: { cookie, origin: baseUrl, 'content-type': 'application/json' },
+      body: JSON.stringify({ body: `Comment ${i}: ` + 'a thoughtful remark about harbours and patience. '.repeat(3) }),
+    });
+    if (comment.status !== 201) throw new Error(`commenting answered ${comment.status}: ${await comment.text()}`);
   }
   return { baseUrl, blogId, searchTerm, cookie };
 }

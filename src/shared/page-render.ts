@@ -27,7 +27,17 @@ export type RenderedPage =
       state: string;
       /** What the page shows, as its screen declares it, for the response cache; unset: never kept. */
       cacheTags?: readonly string[];
+      /**
+       * When the app's script loads: at once, or on the reader's first touch (an anonymous
+       * reader of a reading page, `Screen.scriptOnFirstTouch`; docs/page-weight.md).
+       */
+      scripts: PageScripts;
     };
+
+export type PageScripts = 'at-once' | 'on-first-touch';
+
+/** The `<html>` attribute that tells the page's loader when to load the app (`PageScripts`). */
+export const PAGE_SCRIPTS_ATTRIBUTE = 'data-scripts';
 
 /** Who the page is rendered for. */
 export interface PageViewer {

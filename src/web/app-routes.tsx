@@ -19,8 +19,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
     path,
     errorElement: <RouteError />,
     lazy: async () => {
-      const { Component, loader, meta, cache, forTheViewer, loadError, NotFound } = await load();
-      const handle: RouteHandle & Pick<Screen, 'NotFound'> = { meta, cache, forTheViewer, loadError, NotFound };
+      const { Component, loader, meta, cache, forTheViewer, scriptOnFirstTouch, loadError, NotFound } = await load();
+      const handle: RouteHandle & Pick<Screen, 'NotFound'> = { meta, cache, forTheViewer, scriptOnFirstTouch, loadError, NotFound };
       return { Component, loader: loader?.(queryClient), handle };
     },
   });

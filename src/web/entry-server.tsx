@@ -30,7 +30,8 @@ export async function renderPage(url: URL, site: SiteInfo, viewer: PageViewer = 
   if (context instanceof Response) {
     return { kind: 'redirect', status: context.status, location: context.headers.get('location') ?? '/' };
   }
-  if (viewer.signedIn && deepestHandle(context)?.forTheViewer) await loadViewer(queryClient);
+  const handle = deepestHandle(context);
+  if (viewer.signedIn && handle?.forTheViewer) await loadViewer(queryClient);
 
   const router = createStaticRouter(handler.dataRoutes, context);
   const body = renderToString(
@@ -47,7 +48,8 @@ export async function renderPage(url: URL, site: SiteInfo, viewer: PageViewer = 
     router: { loaderData: context.loaderData, actionData: context.actionData, errors: serializeRouteErrors(context.errors) },
   };
   queryClient.clear();
-  return { kind: 'page', status: context.statusCode, head, body, state: jsonForScript(state), cacheTags: pageCacheTags(context, url) };
+  const scripts = !viewer.signedIn && handle?.scriptOnFirstTouch ? 'on-first-touch' : 'at-once';
+  return { kind: 'page', status: context.statusCode, head, body, state: jsonForScript(state), cacheTags: pageCacheTags(context, url), scripts };
 }
 
 /** The tags the deepest matched screen declares for this URL; none for a page that is never kept. */

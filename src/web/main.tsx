@@ -1,5 +1,3 @@
-import './bootstrap.scss';
-import './styles.css';
 import { hydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
@@ -29,7 +27,11 @@ async function loadLazyRoutes(routes: RouteObject[]) {
   );
 }
 
-async function start() {
+/**
+ * Hydrates the server's page: loaded by `loader.ts`, at once or on the reader's first touch
+ * (docs/page-weight.md). Resolves once the hydration has been started.
+ */
+export async function start() {
   const state = JSON.parse(document.getElementById(PAGE_STATE_ID)!.textContent!) as PageState;
   const queryClient = createQueryClient();
   hydrate(queryClient, state.queries);
@@ -47,5 +49,3 @@ async function start() {
     </StrictMode>,
   );
 }
-
-void start();

@@ -97,7 +97,7 @@ describe('a rendered page', () => {
     const renderer: PageRenderer = {
       load: async () => ({
         setApiTransport: () => undefined,
-        renderPage: async () => ({ kind: 'page', status: 200, head: '<title>Home</title>', body: `<p>${'words '.repeat(2000)}</p>`, state: '{}' }),
+        renderPage: async () => ({ kind: 'page', status: 200, head: '<title>Home</title>', body: `<p>${'words '.repeat(2000)}</p>`, state: '{}', scripts: 'at-once' }),
       }),
       template: async () => '<!doctype html><head><!--app-head--></head><div id="root"><!--app-body--></div><!--app-state-->',
     };
@@ -123,7 +123,15 @@ describe('filling the page template', () => {
       head: '<title>$& $1 $$</title>',
       body: "<p>$` $'</p>",
       state: '{}',
+      scripts: 'at-once',
     });
     expect(html).toBe(`<head><title>$& $1 $$</title></head><div id="root"><p>$\` $'</p></div><script type="application/json" id="${PAGE_STATE_ID}">{}</script>`);
+  });
+
+  it('tells the page when to load the app', () => {
+    const page = { kind: 'page', status: 200, head: '', body: '', state: '{}' } as const;
+    const template = '<!doctype html><html lang="en"><head><!--app-head--></head><body><!--app-body--><!--app-state--></body></html>';
+    expect(fillTemplate(template, { ...page, scripts: 'on-first-touch' })).toContain('<html data-scripts="on-first-touch" lang="en">');
+    expect(fillTemplate(template, { ...page, scripts: 'at-once' })).toContain('<html data-scripts="at-once" lang="en">');
   });
 });

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PAGE_STATE_ID, type ApiTransport, type RenderedPage, type SiteInfo } from '../../shared/page-render.js';
+import { PAGE_SCRIPTS_ATTRIBUTE, PAGE_STATE_ID, type ApiTransport, type RenderedPage, type SiteInfo } from '../../shared/page-render.js';
 import { declarePageTags } from '../cache/response-cache.plugin.js';
 import { preferredEncoding } from '../http/accept-encoding.js';
 import type { PageRenderer } from './page-renderer.js';
@@ -19,10 +19,14 @@ const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zl
 
 const SLOTS = ['<!--app-head-->', '<!--app-body-->', '<!--app-state-->'] as const;
 
-/** Puts a rendered page into the template (a function replacement: `$&` in a blog stays as written). */
+/**
+ * Puts a rendered page into the template (a function replacement: `$&` in a blog stays as
+ * written), and tells the page's loader when to load the app (`<html data-scripts>`).
+ */
 export function fillTemplate(template: string, page: Extract<RenderedPage, { kind: 'page' }>): string {
   const values = [page.head, page.body, `<script type="application/json" id="${PAGE_STATE_ID}">${page.state}</script>`];
-  return SLOTS.reduce((html, slot, i) => html.replace(slot, () => values[i]!), template);
+  const filled = SLOTS.reduce((html, slot, i) => html.replace(slot, () => values[i]!), template);
+  return filled.replace(/<html\b/, `$& ${PAGE_SCRIPTS_ATTRIBUTE}="${page.scripts}"`);
 }
 
 /** Whose page is being rendered: their address, and their session cookie when they are signed in. */

@@ -36,6 +36,8 @@ export interface RouteHandle {
   cache?: PageCaching;
   /** Rendered with the signed-in reader's session (`Screen.forTheViewer`). */
   forTheViewer?: true;
+  /** An anonymous reader's copy loads the app's script on their first touch (`Screen.scriptOnFirstTouch`). */
+  scriptOnFirstTouch?: true;
   /** The start of the message when the route's data fails to load ('The blogs could not be loaded.'). */
   loadError?: string;
 }

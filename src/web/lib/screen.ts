@@ -24,6 +24,12 @@ export interface Screen {
    * a session to show anything at all (the editor, settings) render after hydration instead.
    */
   forTheViewer?: true;
+  /**
+   * A reading page: an anonymous reader's copy loads the app's script on their first touch (a
+   * press, a key, a focus) instead of at once, and what they did then is replayed once it has
+   * hydrated (`src/web/loader.ts`, docs/page-weight.md). Signed-in readers get it at once.
+   */
+  scriptOnFirstTouch?: true;
   /** The start of the message when the data fails to load. */
   loadError?: string;
   /** Shown instead of the generic not-found page when the loader answers 404. */

@@ -40,6 +40,7 @@ function AboutPage() {
 }
 
 export const aboutScreen: Screen = {
+  scriptOnFirstTouch: true,
   forTheViewer: true,
   cache: STATIC_PAGE,
   Component: AboutPage,

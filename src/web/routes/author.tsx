@@ -60,6 +60,7 @@ function AuthorPage() {
 }
 
 export const authorScreen: Screen = {
+  scriptOnFirstTouch: true,
   forTheViewer: true,
   cache: LIST_PAGE,
   Component: AuthorPage,

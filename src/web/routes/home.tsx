@@ -70,6 +70,7 @@ function HomePage() {
 }
 
 export const homeScreen: Screen = {
+  scriptOnFirstTouch: true,
   forTheViewer: true,
   cache: LIST_PAGE,
   Component: HomePage,

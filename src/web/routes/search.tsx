@@ -103,6 +103,7 @@ function NoBlogsFound() {
 }
 
 export const searchScreen: Screen = {
+  scriptOnFirstTouch: true,
   forTheViewer: true,
   cache: LIST_PAGE,
   Component: SearchPage,

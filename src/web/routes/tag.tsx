@@ -64,6 +64,7 @@ function TagPage() {
 }
 
 export const tagScreen: Screen = {
+  scriptOnFirstTouch: true,
   cache: LIST_PAGE,
   Component: TagPage,
   loader: (queryClient) => async ({ request }) => {

@@ -23,6 +23,7 @@ function TagsPage() {
 }
 
 export const tagsScreen: Screen = {
+  scriptOnFirstTouch: true,
   cache: LIST_PAGE,
   Component: TagsPage,
   loader: (queryClient) => async ({ request }) => {

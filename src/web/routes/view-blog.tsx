@@ -86,6 +86,7 @@ function BlogView({ blog, viewerId, commentsBlogId }: { blog: Blog; viewerId: st
 }
 
 export const viewBlogScreen: Screen = {
+  scriptOnFirstTouch: true,
   forTheViewer: true,
   // The blog's own tag: its page changes with the blog and its comments.
   cache: (url) => {
