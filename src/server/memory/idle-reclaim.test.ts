@@ -6,16 +6,20 @@ describe('reclaimWhenIdle', () => {
     vi.useRealTimers();
   });
 
-  it('collects once after requests stop for the idle time, and not while they go on or when nothing happened', () => {
+  it('collects once after requests stop for the idle time, and not while they go on, when nothing happened or when the heap barely grew', () => {
     vi.useFakeTimers();
-    const gc = vi.fn();
-    const reclaim = reclaimWhenIdle({ idleMs: 1000, gc });
+    let heap = 50;
+    const gc = vi.fn(() => {
+      heap = 50;
+    });
+    const reclaim = reclaimWhenIdle({ idleMs: 1000, gc, grownBytes: 8, heapBytes: () => heap });
 
     vi.advanceTimersByTime(5000);
     expect(gc).not.toHaveBeenCalled(); // no work since the start
 
     for (let i = 0; i < 10; i++) {
       reclaim.touch();
+      heap += 2;
       vi.advanceTimersByTime(400);
     }
     expect(gc).not.toHaveBeenCalled(); // busy
@@ -28,6 +32,12 @@ describe('reclaimWhenIdle', () => {
     expect(gc).toHaveBeenCalledTimes(1); // once per quiet spell
 
     reclaim.touch();
+    heap += 4;
+    vi.advanceTimersByTime(2000);
+    expect(gc).toHaveBeenCalledTimes(1); // the heap grew too little to be worth it
+
+    reclaim.touch();
+    heap += 4;
     vi.advanceTimersByTime(2000);
     expect(gc).toHaveBeenCalledTimes(2);
     expect(reclaim.collections).toBe(2);

@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+
 /**
  * Gives memory back once the server has gone quiet after work. V8 keeps the heap a burst of
  * requests grew it to until it next needs to collect, and a server with nothing to do allocates
@@ -6,6 +8,9 @@
  * has started for `idleMs` after some did, one full collection that also releases V8's free pages
  * (`flavor: 'last-resort'`, the collection V8 makes before it would run out of memory) brings the
  * process back near where it started. It runs only when idle, so no reader waits on it.
+ *
+ * Only when V8's heap has grown by `grownBytes` since the last such collection (or the start): a
+ * site with a request every few seconds does not pay for a full collection after each.
  *
  * It needs `gc`, which Node exposes only with `--expose-gc`: the memory budget asks for that flag
  * below 2 GB (`memory-budget.ts`), where this matters; without it this does nothing.
@@ -26,6 +31,10 @@ export interface IdleReclaimOptions {
   /** Quiet this long after activity, then collect. */
   idleMs?: number;
   gc?: GcFunction;
+  /** Collect only when V8's heap has grown by this much since the last collection (8 MB). */
+  grownBytes?: number;
+  /** V8's heap now (its resident size); the tests pass their own. */
+  heapBytes?: () => number;
   /** Told after each collection: how long it took. */
   onCollected?: (durationMs: number) => void;
 }
@@ -38,6 +47,9 @@ export function reclaimWhenIdle(options: IdleReclaimOptions = {}): IdleReclaim {
   let quietTicks = 0;
   let pending = false;
   let collections = 0;
+  const heapBytes = options.heapBytes ?? (() => v8.getHeapStatistics().total_physical_size);
+  const grownBytes = options.grownBytes ?? 8 * 1024 * 1024;
+  let baseline = heapBytes();
   // Ticks of half the idle time: a collection follows between one and one and a half idle times
   // after the last request.
   const timer = gc
@@ -50,9 +62,11 @@ export function reclaimWhenIdle(options: IdleReclaimOptions = {}): IdleReclaim {
         }
         if (!pending || ++quietTicks < 2) return;
         pending = false;
+        if (heapBytes() < baseline + grownBytes) return;
         const started = performance.now();
         void gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
         collections++;
+        baseline = heapBytes();
         options.onCollected?.(performance.now() - started);
       }, Math.max(1, Math.floor(idleMs / 2)))
     : undefined;
