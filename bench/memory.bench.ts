@@ -119,7 +119,8 @@ class Site {
   async start(): Promise<number> {
     const started = performance.now();
     this.exited = false;
-    this.child = this.cgroup.spawn(process.execPath, [builtServerEntry()], { env: this.env, cwd: root, stdio: 'ignore' });
+    // MEMORY_BENCH_SERVER_LOG=1: the server's own log on this process's output (with LOG_LEVEL in MEMORY_BENCH_APP_ENV).
+    this.child = this.cgroup.spawn(process.execPath, [builtServerEntry()], { env: this.env, cwd: root, stdio: process.env.MEMORY_BENCH_SERVER_LOG ? 'inherit' : 'ignore' });
     this.child.on('exit', (code, signal) => {
       this.exited = true;
       if (this.phase === 'stopping') return;

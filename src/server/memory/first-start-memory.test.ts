@@ -35,7 +35,7 @@ describe('memory', () => {
     expect(await server.exited).toBe(0);
     console.log(`first start: VmHWM ${peak.toFixed(0)} MB`);
     expect(peak).toBeLessThan(FIRST_START_BOUND_MB);
-    expect(log).toMatch(/memory: 512 MB \(MEMORY_LIMIT_MB\): response cache \d+ MB, public data \d+ MB, sharp cache \d+ MB, 1 thread, .*PGlite shared_buffers 16 MB, node --liftoff-only --max-old-space-size=256 --max-semi-space-size=4, MALLOC_ARENA_MAX=2, MALLOC_MMAP_THRESHOLD_=131072/);
+    expect(log).toMatch(/memory: 512 MB \(MEMORY_LIMIT_MB\): response cache \d+ MB, public data \d+ MB, sharp cache \d+ MB, 1 thread, .*PGlite shared_buffers 16 MB, node --liftoff-only --max-old-space-size=256 --max-semi-space-size=4 --expose-gc, MALLOC_ARENA_MAX=2, MALLOC_MMAP_THRESHOLD_=131072/);
     // Started from the build's empty cluster, not from initdb.
     expect(log).not.toMatch(/ran initdb/);
   }, 120_000);

@@ -47,6 +47,7 @@ describe('the memory budget', () => {
     expect(small.imageJobs).toBe(2);
     expect(small.pgliteSharedBuffersBytes).toBe(16 * MB);
     expect(small.nodeFlags).toContain('--liftoff-only');
+    expect(small.nodeFlags).toContain('--expose-gc');
     expect(small.processEnv).toMatchObject({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
 
     const large = splitMemory({ bytes: 8 * GB, source: 'machine' }, { database: 'pglite', cores: 4 });
@@ -54,7 +55,7 @@ describe('the memory budget', () => {
 
     const postgres = splitMemory({ bytes: 192 * MB, source: 'MEMORY_LIMIT_MB' }, { database: 'postgres', cores: 2 });
     expect(postgres.pgliteSharedBuffersBytes).toBeUndefined();
-    expect(postgres.nodeFlags).toEqual(['--max-old-space-size=256', '--max-semi-space-size=4']);
+    expect(postgres.nodeFlags).toEqual(['--max-old-space-size=256', '--max-semi-space-size=4', '--expose-gc']);
     expect(describeSplit(postgres)).toMatch(/^memory: 192 MB \(MEMORY_LIMIT_MB\): response cache \d+ MB, public data \d+ MB, sharp cache \d+ MB, 1 thread, 1 image at once, node /);
   });
 

@@ -104,6 +104,8 @@ export interface MemorySplit {
    * WebAssembly compiled by V8's baseline compiler alone. Its optimising compiler (TurboFan) would
    * recompile PGlite's hot functions as they warm up, taking several hundred MB for a while
    * (measured: a first start peaked at 1 GB with it, under 300 MB without); queries run slower.
+   * Below 2 GB also `--expose-gc`, for one collection when the server goes idle after work
+   * (`idle-reclaim.ts`).
    */
   nodeFlags: string[];
   /**
@@ -179,6 +181,8 @@ function nodeFlags(limit: MemoryLimit, database: 'pglite' | 'postgres'): string[
   // A smaller young generation: fewer MB touched between collections (measured: a first start
   // on a 512 MB budget peaked 50 MB lower), at the price of more frequent, shorter scavenges.
   if (limit.bytes < 1024 * MB) flags.push('--max-semi-space-size=4');
+  // `gc` for the collection once the server is idle after work (`idle-reclaim.ts`).
+  if (limit.bytes < SMALL_MACHINE_BELOW_BYTES) flags.push('--expose-gc');
   return flags;
 }
 
