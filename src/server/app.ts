@@ -37,6 +37,7 @@ import { registerBadCharacterGuard } from './http/bad-characters.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions, registerRequestId } from './http/logging.js';
 import { registerMetrics } from './metrics/metrics.plugin.js';
+import { registerIdleReclaim } from './memory/idle-reclaim.js';
 import { registerSameOriginCheck } from './http/same-origin.js';
 import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
@@ -126,6 +127,9 @@ export async function buildApp(options: BuildAppOptions) {
   registerRequestId(app);
   // First of all hooks: a NUL anywhere in a request is bad input, answered before any other work.
   registerBadCharacterGuard(app);
+  // Below 2 GB the process has `gc` (`--expose-gc`, see the memory budget): one collection that
+  // gives V8's free pages back once requests stop for a few seconds.
+  const idleReclaim = registerIdleReclaim(app);
 
   // The transport sends (SMTP, or the outbox folder); the app's mailer only queues: every message
   // is a job of the durable queue, sent at MAIL_SEND_PER_MINUTE and retried while SMTP is down.
@@ -165,7 +169,7 @@ export async function buildApp(options: BuildAppOptions) {
   if (config.metrics) {
     // The runner's jobs run on schedules (nothing waits for them); the durable queue's depth is its own gauge.
     const jobMetrics = () => jobs.stats().map((job) => ({ name: job.name, runs: job.runs, failures: job.failures, skipped: job.skipped, running: job.running, waiting: 0 }));
-    await registerMetrics(app, config.metrics, { database, cacheCounts: cache?.counts, jobs: jobMetrics, queue: async () => (await queue.overview()).counts });
+    await registerMetrics(app, config.metrics, { database, cacheCounts: cache?.counts, jobs: jobMetrics, queue: async () => (await queue.overview()).counts, idleCollections: () => idleReclaim.collections });
   }
   // The public part of list pages, for every reader's answer (signed-in ones too): kept beside
   // the cached answers, and dropped with them.

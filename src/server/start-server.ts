@@ -3,7 +3,6 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { configureImageMemory } from './images/image-memory.js';
-import { reclaimWhenIdle } from './memory/idle-reclaim.js';
 import { describeSplit } from './memory/memory-budget.js';
 import { answerBackupSignal } from './portability/backup/backup-signal.js';
 import { createImageStorage } from './storage/storage.js';
@@ -20,15 +19,7 @@ export async function startServer(config: Config) {
   await migrateToLatest(database.db);
   const storage = createImageStorage(config);
   const app = await buildApp({ config, database, storage });
-  // Below 2 GB the process has `gc` (`--expose-gc`, see the budget): one collection that gives
-  // V8's free pages back once requests stop for a few seconds.
-  const reclaim = reclaimWhenIdle({ onCollected: (durationMs) => app.log.debug({ durationMs: Math.round(durationMs) }, 'idle: memory reclaimed') });
-  app.addHook('onRequest', (_request, _reply, done) => {
-    reclaim.touch();
-    done();
-  });
   app.addHook('onClose', async () => {
-    reclaim.stop();
     // Background jobs stop after the step in hand, before the database they write to closes.
     await app.jobs.stop();
     await app.queue.stop();

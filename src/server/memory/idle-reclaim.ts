@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * Gives memory back once the server has gone quiet after work. V8 keeps the heap a burst of
@@ -14,6 +15,10 @@ import v8 from 'node:v8';
  *
  * It needs `gc`, which Node exposes only with `--expose-gc`: the memory budget asks for that flag
  * below 2 GB (`memory-budget.ts`), where this matters; without it this does nothing.
+ *
+ * Not a job of the job runner (docs/jobs.md): it is this process's own memory, so no lock across
+ * processes applies, and it looks every few seconds, which the runner would log each time. It is
+ * started and stopped with the app and counted in `/metrics` like the jobs.
  */
 
 /** The shape of Node's `gc` with `--expose-gc` (V8's gc extension). */
@@ -81,4 +86,21 @@ export function reclaimWhenIdle(options: IdleReclaimOptions = {}): IdleReclaim {
     },
     stop: () => clearInterval(timer),
   };
+}
+
+/**
+ * The app's idle collection: counts every request from the first hook on (before the response
+ * cache, whose hits skip the hooks after it) and stops with the app.
+ */
+export function registerIdleReclaim(app: FastifyInstance, options: Omit<IdleReclaimOptions, 'onCollected'> = {}): IdleReclaim {
+  const reclaim = reclaimWhenIdle({
+    ...options,
+    onCollected: (durationMs) => app.log.debug({ durationMs: Math.round(durationMs) }, 'idle: memory reclaimed'),
+  });
+  app.addHook('onRequest', (_request, _reply, done) => {
+    reclaim.touch();
+    done();
+  });
+  app.addHook('onClose', async () => reclaim.stop());
+  return reclaim;
 }

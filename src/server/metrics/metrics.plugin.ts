@@ -14,6 +14,8 @@ export interface MetricsSources {
   jobs?: () => readonly JobMetrics[];
   /** The durable queue's jobs by state (pending, running, done, failed), read at scrape time. */
   queue?: () => Promise<Record<string, number>>;
+  /** Full collections made because the server went idle (`memory/idle-reclaim.ts`). */
+  idleCollections?: () => number;
 }
 
 export interface JobMetrics {
@@ -84,6 +86,11 @@ export async function registerMetrics(app: FastifyInstance, config: NonNullable<
     new client.Gauge({ name: 'job_skipped_total', help: 'Turns of each job skipped because another process ran it.', labelNames: ['job'], registers: [registry], collect() { for (const job of jobs()) this.set({ job: job.name }, job.skipped); } });
     new client.Gauge({ name: 'job_queue_depth', help: 'Work waiting for each background job.', labelNames: ['job'], registers: [registry], collect() { for (const job of jobs()) this.set({ job: job.name }, job.waiting); } });
     new client.Gauge({ name: 'job_running', help: '1 while the job runs in this process.', labelNames: ['job'], registers: [registry], collect() { for (const job of jobs()) this.set({ job: job.name }, job.running ? 1 : 0); } });
+  }
+
+  const idleCollections = sources.idleCollections;
+  if (idleCollections) {
+    new client.Counter({ name: 'memory_idle_collections_total', help: 'Full garbage collections made once requests stopped after the heap grew (below 2 GB).', registers: [registry], collect() { this.reset(); this.inc(idleCollections()); } });
   }
 
   // On the raw response's finish, so answers the cache sends straight to the socket count too.

@@ -60,6 +60,8 @@ describe('metrics, readiness and request ids', { timeout: 120_000 }, () => {
     // The durable queue by state: the published blog's announcement went through it.
     expect(text).toMatch(/queued_jobs\{state="done"\} [1-9]/);
     expect(text).toMatch(/queued_jobs\{state="failed"\} 0/);
+    // The idle collection (none: tests run without --expose-gc, and the app is never idle here).
+    expect(text).toMatch(/memory_idle_collections_total 0/);
   });
 
   it('serves the metrics on a port of their own when METRICS_PORT is set', async () => {
