@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import type { Client } from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/schema.js';
 import type { ResponseCache } from './response-cache.js';
@@ -78,7 +78,7 @@ export async function createCacheInvalidation(options: {
   }
 
   const self = randomUUID();
-  let client: pg.Client | undefined;
+  let client: Client | undefined;
   let reliable = false;
   let closed = false;
   let retryMs = 500;
@@ -101,6 +101,8 @@ export async function createCacheInvalidation(options: {
 
   async function listen() {
     if (closed) return;
+    // Loaded here: a site on the embedded database never needs `pg`.
+    const { default: pg } = await import('pg');
     const next = new pg.Client({ connectionString: databaseUrl });
     // Only the connection in use may report its loss (an old one's late events change nothing).
     next.on('error', (err) => client === next && lost(err.message));

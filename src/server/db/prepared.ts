@@ -1,6 +1,8 @@
 import type { CompiledQuery, Kysely } from 'kysely';
-import { PREPARED_MARK } from './database.js';
 import type { Database } from './schema.js';
+
+/** Starts the text of a statement to be sent as a named prepared statement (`executePrepared`). */
+export const PREPARED_MARK = '/* prepared */ ';
 
 /**
  * Runs a query as a named prepared statement on Postgres (see `PREPARED_MARK`): for the

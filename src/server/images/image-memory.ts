@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 
 /**
  * What sharp may hold, set once per process from the memory budget (`memory/memory-budget.ts`):
@@ -15,11 +15,32 @@ export interface ImageMemory {
 let slots = Number.POSITIVE_INFINITY;
 let running = 0;
 const waiting: Array<() => void> = [];
+let configured: ImageMemory | undefined;
+let loaded: typeof SharpModule | undefined;
+let loading: Promise<typeof SharpModule> | undefined;
 
 export function configureImageMemory(settings: ImageMemory): void {
+  configured = settings;
+  slots = Math.max(1, settings.jobs);
+  if (loaded) applySettings(loaded, settings);
+}
+
+/**
+ * sharp, loaded with the first image the process handles: with libvips it costs about 27 MB of
+ * resident memory, which a site that receives no upload since its start never needs.
+ */
+export function loadSharp(): Promise<typeof SharpModule> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    if (configured) applySettings(sharp, configured);
+    loaded = sharp;
+    return sharp;
+  });
+  return loading;
+}
+
+function applySettings(sharp: typeof SharpModule, settings: ImageMemory) {
   sharp.cache(settings.cacheBytes > 0 ? { memory: Math.max(1, Math.floor(settings.cacheBytes / (1024 * 1024))), files: 0, items: 100 } : false);
   sharp.concurrency(settings.concurrency);
-  slots = Math.max(1, settings.jobs);
 }
 
 /** Runs `work` when one of the image slots is free; the others wait in order. */

@@ -1,5 +1,6 @@
-import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import type { Metadata, SharpOptions } from 'sharp';
 import { payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import { loadSharp } from './image-memory.js';
 
 /** The multipart route stops reading an upload past this many bytes. */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
@@ -42,6 +43,7 @@ export async function processUploadedImage(input: Buffer): Promise<ProcessedImag
   if (!isAcceptedRaster(metadata)) throw notAnImage();
   if (metadata.width * metadata.height > MAX_INPUT_PIXELS) throw tooManyPixels();
 
+  const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(input, SHARP_OPTIONS)
       .autoOrient()
@@ -55,6 +57,7 @@ export async function processUploadedImage(input: Buffer): Promise<ProcessedImag
 }
 
 async function readMetadata(input: Buffer): Promise<Metadata> {
+  const sharp = await loadSharp();
   try {
     return await sharp(input, SHARP_OPTIONS).metadata();
   } catch (error) {

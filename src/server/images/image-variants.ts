@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from './image-memory.js';
 import { MAX_INPUT_PIXELS } from './image-processing.js';
 
 /**
@@ -38,6 +39,7 @@ export function variantWidthsFor(width: number): number[] {
  * the two can never differ.
  */
 export async function renderImageVariants(stored: Buffer, format: 'webp' | 'avif' = 'webp'): Promise<ImageVariants> {
+  const sharp = await loadSharp();
   const source = sharp(stored, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
   const { width, height } = await source.metadata();
   const encode = (pipeline: Sharp) =>
