@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
-import { MAX_INPUT_PIXELS } from './image-processing.js';
+import { SHARP_OPTIONS } from './image-processing.js';
 
 /**
  * Smaller copies of a stored image for `srcset`. The stored image itself (at most
@@ -10,12 +10,13 @@ export const VARIANT_WIDTHS = [480, 960] as const;
 export const OG_WIDTH = 1200;
 export const OG_HEIGHT = 630;
 
-const VARIANT_QUALITY = 80;
-
 export interface ImageVariant {
   width: number;
   data: Buffer;
 }
+
+/** The variants' encodings, WebP by default and AVIF on request. */
+const VARIANT_ENCODINGS = { webp: { quality: 80 }, avif: { quality: 55, effort: 4 } } as const;
 
 export interface ImageVariants {
   /** The stored image's own size, which the page reserves before it loads. */
@@ -38,10 +39,9 @@ export function variantWidthsFor(width: number): number[] {
  * the two can never differ.
  */
 export async function renderImageVariants(stored: Buffer, format: 'webp' | 'avif' = 'webp'): Promise<ImageVariants> {
-  const source = sharp(stored, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
+  const source = sharp(stored, SHARP_OPTIONS);
   const { width, height } = await source.metadata();
-  const encode = (pipeline: Sharp) =>
-    (format === 'avif' ? pipeline.avif({ quality: 55, effort: 4 }) : pipeline.webp({ quality: VARIANT_QUALITY })).toBuffer();
+  const encode = (pipeline: Sharp) => (format === 'avif' ? pipeline.avif(VARIANT_ENCODINGS.avif) : pipeline.webp(VARIANT_ENCODINGS.webp)).toBuffer();
 
   const [widths, og] = await Promise.all([
     Promise.all(
