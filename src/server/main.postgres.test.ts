@@ -1,19 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, startServer, waitForHealth } from './testing/server-process.js';
+import { startHealthyServer } from './testing/server-process.js';
 
 // Runs in the `postgres` Vitest project only (see vitest.config.ts), where TEST_DATABASE_URL is set.
 describe('the server process on PostgreSQL', () => {
   it('runs on a PostgreSQL server with DATABASE_URL', async () => {
-    const port = await freePort();
-    const server = startServer({
-      PORT: String(port),
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-main-')),
-      DATABASE_URL: process.env.TEST_DATABASE_URL!,
-    });
-    await waitForHealth(port);
+    const { port, server } = await startHealthyServer({ DATABASE_URL: process.env.TEST_DATABASE_URL! });
     const response = await fetch(`http://127.0.0.1:${port}/api/contact`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },

@@ -10,7 +10,17 @@ import { processUploadedImage } from './images/image-processing.js';
 import { createLocalImageStorage } from './storage/local-storage.js';
 import { newImageKey } from './storage/storage.js';
 import { solidPng } from './testing/image-fixtures.js';
-import { freePort, slowContactPost, startServer, waitForHealth } from './testing/server-process.js';
+import { freePort, slowContactPost, startHealthyServer, startServer, waitForHealth } from './testing/server-process.js';
+
+/** A new data folder whose database, migrated, has one user (`id`) written straight into it, as an earlier version left it. */
+async function siteWithUser(id: string) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
+  const database = await openDatabase({ dataDir });
+  await migrateToLatest(database.db);
+  const now = new Date();
+  await database.db.insertInto('user').values({ id, name: 'old', email: 'old@example.com', emailVerified: true, createdAt: now, updatedAt: now }).execute();
+  return { dataDir, database };
+}
 
 describe('the server process', () => {
   it('stops with one clear line naming a bad variable', async () => {
@@ -47,15 +57,8 @@ describe('the server process', () => {
   }, 120_000);
 
   it('gives images stored before variants existed their variants in the background after start-up', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
     // A site as it was before this feature: a blog whose image is one WebP and an image_key.
-    const database = await openDatabase({ dataDir });
-    await migrateToLatest(database.db);
-    const now = new Date();
-    await database.db
-      .insertInto('user')
-      .values({ id: 'old-user', name: 'Old', email: 'old@example.com', emailVerified: true, createdAt: now, updatedAt: now })
-      .execute();
+    const { dataDir, database } = await siteWithUser('old-user');
     const key = newImageKey('old.png', 'old-user');
     const image = await processUploadedImage(await solidPng(1200, 600));
     await createLocalImageStorage(path.join(dataDir, 'uploads')).put(key, image.data, image.contentType);
@@ -66,9 +69,7 @@ describe('the server process', () => {
       .executeTakeFirstOrThrow();
     await database.close();
 
-    const port = await freePort();
-    const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
-    await waitForHealth(port);
+    const { port, server } = await startHealthyServer({ DATA_DIR: dataDir });
     await expect
       .poll(
         async () => ((await (await fetch(`http://127.0.0.1:${port}/api/blogs/${id}`)).json()) as { image: unknown }).image,
@@ -82,20 +83,11 @@ describe('the server process', () => {
   }, 120_000);
 
   it('renders at start-up the blogs saved before Markdown was rendered on write', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
-    const before = await openDatabase({ dataDir });
-    await migrateToLatest(before.db);
-    const now = new Date();
-    await before.db
-      .insertInto('user')
-      .values({ id: 'old-author', name: 'old', email: 'old@example.com', emailVerified: true, image: null, createdAt: now, updatedAt: now })
-      .execute();
+    const { dataDir, database: before } = await siteWithUser('old-author');
     await before.db.insertInto('blogs').values({ user_id: 'old-author', title: 'Old', body: 'Old *text*\nkept' }).execute();
     await before.close();
 
-    const port = await freePort();
-    const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
-    await waitForHealth(port);
+    const { server } = await startHealthyServer({ DATA_DIR: dataDir });
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchemaOf } from './page-schema.js';
 import { BLOG_MAX_LENGTH, SEARCH_TERM_MAX_LENGTH, TITLE_MAX_LENGTH } from './constants.js';
 import { messages } from './messages.js';
 import { requiredText } from './required-text.js';
@@ -136,12 +137,7 @@ export type Blog = z.infer<typeof blogSchema>;
 export const blogSummarySchema = blogSchema.omit({ blog: true, html: true });
 export type BlogSummary = z.infer<typeof blogSummarySchema>;
 
-export const blogPageSchema = z.object({
-  items: z.array(blogSummarySchema),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  hasMore: z.boolean(),
-});
+export const blogPageSchema = pageSchemaOf(blogSummarySchema);
 export type BlogPage = z.infer<typeof blogPageSchema>;
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchemaOf } from './page-schema.js';
 
 /** Tags a blog may carry. */
 export const MAX_TAGS = 5;
@@ -59,12 +60,7 @@ export const tagCountSchema = z.object({
 });
 export type TagCount = z.infer<typeof tagCountSchema>;
 
-export const tagsPageSchema = z.object({
-  items: z.array(tagCountSchema),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  hasMore: z.boolean(),
-});
+export const tagsPageSchema = pageSchemaOf(tagCountSchema);
 export type TagsPage = z.infer<typeof tagsPageSchema>;
 
 /** `/api/tag-suggestions?prefix=`: the most used tags starting with what is being typed. */

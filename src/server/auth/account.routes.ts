@@ -7,7 +7,8 @@ import { clientKey } from '../rate-limit/rate-limit.js';
 import { deleteAccount, getAccount } from './account.service.js';
 import { configuredSocialProviders } from './auth.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
-import { EVERYTHING, changes, neverCached, privateAnswer } from '../cache/route-caching.js';
+import { EVERYTHING, changes, neverCached } from '../cache/route-caching.js';
+import { ownDataRead } from '../http/own-data-read.js';
 
 export const DELETE_ACCOUNT_RATE_LIMITS = {
   perUser: { max: 5, windowSeconds: 15 * 60 },
@@ -35,18 +36,8 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
 
   app.get(
     '/api/account',
-    {
-      config: privateAnswer,
-      schema: {
-        tags: ['account'],
-        summary: 'The signed-in account',
-        response: { 200: accountSchema, 401: apiErrorSchema },
-      },
-    },
-    async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      return getAccount(deps, user);
-    },
+    ownDataRead({ tags: ['account'], summary: 'The signed-in account', response: { 200: accountSchema } }),
+    async (request) => getAccount(deps, await deps.sessions.requireUser(request)),
   );
 
   app.delete(

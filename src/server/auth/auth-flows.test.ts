@@ -34,6 +34,17 @@ describe('account flows by e-mail', () => {
   }
 
   /** Moves a link's or code's expiry into the past, as if its 10 minutes had gone by. */
+  /** Posts a verified user's address and an unknown one (`uniqueEmail(unknownName)`) to `path`: the answers must not tell them apart. */
+  async function expectUnknownAnsweredLikeKnown(path: string, unknownName: string) {
+    const { email } = await verifiedUser();
+    const unknown = uniqueEmail(unknownName);
+    const known = await post(t.app, path, { email });
+    const stranger = await post(t.app, path, { email: unknown });
+    expect(stranger.statusCode).toBe(known.statusCode);
+    expect(stranger.body).toBe(known.body);
+    return { email, unknown };
+  }
+
   async function expire(identifier: string) {
     const result = await t.database.db
       .updateTable('verification')
@@ -146,12 +157,7 @@ describe('account flows by e-mail', () => {
     });
 
     it('answers an unknown address exactly like a registered one, and sends it nothing', async () => {
-      const { email } = await verifiedUser();
-      const unknown = uniqueEmail('nobody');
-      const known = await post(t.app, '/api/auth/request-password-reset', { email });
-      const stranger = await post(t.app, '/api/auth/request-password-reset', { email: unknown });
-      expect(stranger.statusCode).toBe(known.statusCode);
-      expect(stranger.body).toBe(known.body);
+      const { email, unknown } = await expectUnknownAnsweredLikeKnown('/api/auth/request-password-reset', 'nobody');
       await waitForMail(t, email, /Reset/);
       expect(await mailsTo(t, unknown)).toEqual([]);
     });
@@ -202,12 +208,7 @@ describe('account flows by e-mail', () => {
     });
 
     it('answers an unknown address like a registered one (the link then creates the account)', async () => {
-      const { email } = await verifiedUser();
-      const unknown = uniqueEmail('new');
-      const known = await post(t.app, '/api/auth/sign-in/magic-link', { email });
-      const stranger = await post(t.app, '/api/auth/sign-in/magic-link', { email: unknown });
-      expect(stranger.statusCode).toBe(known.statusCode);
-      expect(stranger.body).toBe(known.body);
+      const { unknown } = await expectUnknownAnsweredLikeKnown('/api/auth/sign-in/magic-link', 'new');
       const { token } = linkParts((await waitForMail(t, unknown, /sign-in link/)).links[0]!);
       const signedIn = await verifyLink(token);
       expect(await sessionEmail(t.app, signedIn.cookie)).toBe(unknown);

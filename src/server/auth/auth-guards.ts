@@ -13,41 +13,22 @@ interface AddressLimit {
   message: string;
 }
 
+/** At most `max` requests from one address in 15 minutes, counted together over `paths`. */
+function perFifteenMinutes(max: number, paths: string[], message: string): AddressLimit {
+  return { paths, rule: { max, windowSeconds: FIFTEEN_MINUTES }, message };
+}
+
 /**
  * Limits per e-mail address, on top of Better Auth's limits per client address: a spread of
  * addresses cannot guess one account's password, flood one mailbox or burn one code's tries.
  */
 export const AUTH_ADDRESS_LIMITS: Record<string, AddressLimit> = {
-  'sign-in': {
-    paths: ['/sign-in/email'],
-    rule: { max: 10, windowSeconds: FIFTEEN_MINUTES },
-    message: 'Too many sign-in attempts for this e-mail address. Please wait 15 minutes, or reset your password.',
-  },
-  'sign-up': {
-    paths: ['/sign-up/email'],
-    rule: { max: 5, windowSeconds: FIFTEEN_MINUTES },
-    message: 'Too many sign-up attempts for this e-mail address. Please wait 15 minutes and try again.',
-  },
-  'password-reset': {
-    paths: ['/request-password-reset', '/email-otp/request-password-reset', '/forget-password/email-otp'],
-    rule: { max: 3, windowSeconds: FIFTEEN_MINUTES },
-    message: 'Several reset e-mails went to this address already. Please check your inbox, or wait 15 minutes.',
-  },
-  'magic-link': {
-    paths: ['/sign-in/magic-link'],
-    rule: { max: 3, windowSeconds: FIFTEEN_MINUTES },
-    message: 'Several sign-in links went to this address already. Please check your inbox, or wait 15 minutes.',
-  },
-  'otp-send': {
-    paths: ['/email-otp/send-verification-otp'],
-    rule: { max: 3, windowSeconds: FIFTEEN_MINUTES },
-    message: 'Several codes went to this address already. Please check your inbox, or wait 15 minutes.',
-  },
-  'otp-verify': {
-    paths: ['/sign-in/email-otp', '/email-otp/verify-email', '/email-otp/check-verification-otp', '/email-otp/reset-password'],
-    rule: { max: 10, windowSeconds: FIFTEEN_MINUTES },
-    message: 'Too many codes were tried for this e-mail address. Please wait 15 minutes and ask for a new code.',
-  },
+  'sign-in': perFifteenMinutes(10, ['/sign-in/email'], 'Too many sign-in attempts for this e-mail address. Please wait 15 minutes, or reset your password.'),
+  'sign-up': perFifteenMinutes(5, ['/sign-up/email'], 'Too many sign-up attempts for this e-mail address. Please wait 15 minutes and try again.'),
+  'password-reset': perFifteenMinutes(3, ['/request-password-reset', '/email-otp/request-password-reset', '/forget-password/email-otp'], 'Several reset e-mails went to this address already. Please check your inbox, or wait 15 minutes.'),
+  'magic-link': perFifteenMinutes(3, ['/sign-in/magic-link'], 'Several sign-in links went to this address already. Please check your inbox, or wait 15 minutes.'),
+  'otp-send': perFifteenMinutes(3, ['/email-otp/send-verification-otp'], 'Several codes went to this address already. Please check your inbox, or wait 15 minutes.'),
+  'otp-verify': perFifteenMinutes(10, ['/sign-in/email-otp', '/email-otp/verify-email', '/email-otp/check-verification-otp', '/email-otp/reset-password'], 'Too many codes were tried for this e-mail address. Please wait 15 minutes and ask for a new code.'),
 };
 
 const LIMIT_BY_PATH = new Map<string, AddressLimit & { name: string }>(

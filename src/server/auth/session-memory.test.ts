@@ -35,6 +35,17 @@ describe('sessions remembered in memory', () => {
     return user;
   };
 
+  /** The same user signed in a second time (`phone`), both sessions remembered. */
+  const rememberedOnTwoDevices = async () => {
+    const user = await rememberedUser();
+    const phone = await signIn(user);
+    expect((await account(phone)).statusCode).toBe(200);
+    return { user, phone };
+  };
+  /** A JSON request from the site's own page, signed in as `user`. */
+  const sendJson = (user: TestUser, method: 'POST' | 'DELETE', url: string, payload: object) =>
+    t.app.inject({ method, url, headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie, 'content-type': 'application/json' }, payload });
+
   beforeAll(async () => {
     t = await createTestApp();
   });
@@ -75,15 +86,8 @@ describe('sessions remembered in memory', () => {
   });
 
   it('ends a remembered session at once when it is revoked, and when its row is deleted in the database', async () => {
-    const user = await rememberedUser();
-    const phone = await signIn(user);
-    expect((await account(phone)).statusCode).toBe(200);
-    const revoke = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/revoke-session',
-      headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie, 'content-type': 'application/json' },
-      payload: { token: tokenOf(phone) },
-    });
+    const { user, phone } = await rememberedOnTwoDevices();
+    const revoke = await sendJson(user, 'POST', '/api/auth/revoke-session', { token: tokenOf(phone) });
     expect(revoke.statusCode).toBe(200);
     expect((await account(phone)).statusCode).toBe(401);
     expect((await account(user.cookie)).statusCode).toBe(200);
@@ -92,15 +96,8 @@ describe('sessions remembered in memory', () => {
   });
 
   it('ends the other remembered sessions at once when the password changes with revokeOtherSessions', async () => {
-    const user = await rememberedUser();
-    const phone = await signIn(user);
-    expect((await account(phone)).statusCode).toBe(200);
-    const changed = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/change-password',
-      headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie, 'content-type': 'application/json' },
-      payload: { currentPassword: user.password, newPassword: 'a new password', revokeOtherSessions: true },
-    });
+    const { user, phone } = await rememberedOnTwoDevices();
+    const changed = await sendJson(user, 'POST', '/api/auth/change-password', { currentPassword: user.password, newPassword: 'a new password', revokeOtherSessions: true });
     expect(changed.statusCode).toBe(200);
     expect((await account(phone)).statusCode).toBe(401);
     expect((await account(sessionCookie(changed.headers['set-cookie']))).statusCode).toBe(200);
@@ -114,12 +111,7 @@ describe('sessions remembered in memory', () => {
 
   it('ends a remembered session at once when its account is deleted', async () => {
     const user = await rememberedUser();
-    const deleted = await t.app.inject({
-      method: 'DELETE',
-      url: '/api/account',
-      headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie, 'content-type': 'application/json' },
-      payload: { password: user.password },
-    });
+    const deleted = await sendJson(user, 'DELETE', '/api/account', { password: user.password });
     expect(deleted.statusCode).toBeLessThan(300);
     expect((await account(user.cookie)).statusCode).toBe(401);
   });

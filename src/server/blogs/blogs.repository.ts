@@ -6,6 +6,7 @@ import type { BlogSort } from '../../shared/blog-schema.js';
 import { selectBlogSummaryRows, type BlogSummaryRow } from '../core/blog-rows.repository.js';
 import { blogVisibleTo } from '../core/blog-visibility.js';
 import { imageColumns, renderedColumns } from '../core/blog-writes.repository.js';
+import { lockedBatch } from '../db/locked-batch.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -136,9 +137,7 @@ export async function lockUnrenderedBlogs(trx: Transaction<Database>, limit: num
     .select(['id', 'body'])
     .where('html', 'is', null)
     .orderBy('id')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
+    .$call(lockedBatch(limit))
     .execute();
 }
 
@@ -154,9 +153,7 @@ export async function lockBlogsWithoutExcerpt(trx: Transaction<Database>, limit:
     .where('excerpt', 'is', null)
     .where('html', 'is not', null)
     .orderBy('id')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
+    .$call(lockedBatch(limit))
     .execute();
 }
 

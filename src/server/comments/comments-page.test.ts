@@ -27,15 +27,20 @@ describe('comments on the server-rendered blog page', () => {
   const post = (url: string, user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url, headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie }, remoteAddress: randomIp(), payload });
 
-  // The first page rendered from source has Vite transform the page's whole module graph: on a busy machine, over 30 s.
-  it('has the heading, every comment and reply with author and date, and the sign-in link in the HTML', { timeout: 120_000 }, async () => {
-    const blog = await postBlog(t.app, author, { title: 'Talk to me', blog: 'Say something.' });
-    const top = await post(`/api/blogs/${blog.id}/comments`, reader, { body: 'A **first** thought' });
+  /** The page of a new blog of `author`'s, `comment` on it by `reader` and the author's `reply` to it. */
+  const blogPageWithTalk = async (fields: { title: string; blog: string }, comment: string, reply: string) => {
+    const blog = await postBlog(t.app, author, fields);
+    const top = await post(`/api/blogs/${blog.id}/comments`, reader, { body: comment });
     expect(top.statusCode).toBe(201);
-    expect((await post(`/api/blogs/${blog.id}/comments`, author, { body: 'Thanks for reading', parentId: top.json().id })).statusCode).toBe(201);
-
+    expect((await post(`/api/blogs/${blog.id}/comments`, author, { body: reply, parentId: top.json().id })).statusCode).toBe(201);
     const page = await t.app.inject({ method: 'GET', url: `/viewBlog?id=${blog.id}` });
     expect(page.statusCode).toBe(200);
+    return page;
+  };
+
+  // The first page rendered from source has Vite transform the page's whole module graph: on a busy machine, over 30 s.
+  it('has the heading, every comment and reply with author and date, and the sign-in link in the HTML', { timeout: 120_000 }, async () => {
+    const page = await blogPageWithTalk({ title: 'Talk to me', blog: 'Say something.' }, 'A **first** thought', 'Thanks for reading');
     const text = rootText(page.body);
     expect(text).toContain('Comments (2)');
     expect(text).toContain('A first thought');
@@ -53,13 +58,7 @@ describe('comments on the server-rendered blog page', () => {
   });
 
   it("is valid HTML by a rule set equivalent to the Nu checker's, each comment and reply with a heading", async () => {
-    const blog = await postBlog(t.app, author, { title: 'Valid talk', blog: '## A part\n\nSay something.' });
-    const top = await post(`/api/blogs/${blog.id}/comments`, reader, { body: 'A comment' });
-    expect(top.statusCode).toBe(201);
-    expect((await post(`/api/blogs/${blog.id}/comments`, author, { body: 'A reply', parentId: top.json().id })).statusCode).toBe(201);
-
-    const page = await t.app.inject({ method: 'GET', url: `/viewBlog?id=${blog.id}` });
-    expect(page.statusCode).toBe(200);
+    const page = await blogPageWithTalk({ title: 'Valid talk', blog: '## A part\n\nSay something.' }, 'A comment', 'A reply');
     expect(await nuFindings(page.body)).toEqual([]);
     // The author lines are the headings: a comment's under 'Comments (n)', a reply's under its comment.
     const document = parseDocument(page.body);

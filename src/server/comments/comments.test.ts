@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
 import type { Comment, CommentList } from '../../shared/comment-schema.js';
 import { COMMENT_MAX_LENGTH } from '../../shared/constants.js';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp, useTestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { COMMENT_TEXTS } from './comments.service.js';
 
@@ -316,14 +316,9 @@ describe('comments', () => {
 });
 
 describe('comment rate limits', () => {
-  let t: TestApp;
+  // A tenth of each limit: 3 new comments, 6 edits or deletions per window.
+  const t = useTestApp({ RATE_LIMIT_SCALE: '0.1' });
   const api = caller(() => t);
-
-  beforeAll(async () => {
-    // A tenth of each limit: 3 new comments, 6 edits or deletions per window.
-    t = await createTestApp({ RATE_LIMIT_SCALE: '0.1' });
-  });
-  afterAll(() => t.close());
 
   it('limits new comments per user, whatever address they come from', async () => {
     const [writer, other] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
@@ -350,14 +345,9 @@ describe('comment rate limits', () => {
 });
 
 describe('comments and the response cache', () => {
-  let t: TestApp;
+  const t = useTestApp({ RESPONSE_CACHE_MB: '8' });
   const api = caller(() => t);
   const anonymous = (url: string) => t.app.inject({ method: 'GET', url, remoteAddress: randomIp() });
-
-  beforeAll(async () => {
-    t = await createTestApp({ RESPONSE_CACHE_MB: '8' });
-  });
-  afterAll(() => t.close());
 
   it("caches a blog's comments for anonymous readers and drops them, the blog and the lists on every comment write", async () => {
     const [author, reader] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);

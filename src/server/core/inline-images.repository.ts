@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { lockedBatch } from '../db/locked-batch.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -58,9 +59,7 @@ export async function lockUnclaimedInlineImages(trx: Transaction<Database>, befo
     .where('blog_id', 'is', null)
     .where('created_at', '<', before)
     .orderBy('created_at')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
+    .$call(lockedBatch(limit))
     .execute();
   return rows.map((row) => row.key);
 }

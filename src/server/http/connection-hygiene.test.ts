@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { solidPng } from '../testing/image-fixtures.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, startHealthyServer, startServer, waitForHealth } from '../testing/server-process.js';
 
 /** Opens a POST /api/contact that announces a body and then sends one byte every `everyMs`. */
 function trickle(port: number, everyMs: number) {
@@ -36,14 +36,7 @@ async function timedHealth(port: number) {
 
 describe('a process that outlasts slow and flooding clients', () => {
   it('closes 1,000 slow-body connections within the request timeout, answering health checks meanwhile', async () => {
-    const port = await freePort();
-    const server = startServer({
-      PORT: String(port),
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-hygiene-')),
-      REQUEST_TIMEOUT_MS: '3000',
-      HEADERS_TIMEOUT_MS: '2000',
-    });
-    await waitForHealth(port);
+    const { port, server } = await startHealthyServer({ REQUEST_TIMEOUT_MS: '3000', HEADERS_TIMEOUT_MS: '2000' }, 'blog-hygiene-');
 
     const opened = Date.now();
     const clients = Array.from({ length: 1000 }, () => trickle(port, 500));
@@ -68,9 +61,7 @@ describe('a process that outlasts slow and flooding clients', () => {
   }, 60_000);
 
   it('closes connections beyond MAX_CONNECTIONS at once instead of running out of file descriptors', async () => {
-    const port = await freePort();
-    const server = startServer({ PORT: String(port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-hygiene-')), MAX_CONNECTIONS: '20' });
-    await waitForHealth(port);
+    const { port, server } = await startHealthyServer({ MAX_CONNECTIONS: '20' }, 'blog-hygiene-');
     const held = Array.from({ length: 20 }, () => trickle(port, 1_000));
     await Promise.all(held.map((client) => new Promise((resolve) => client.socket.once('connect', resolve))));
     await new Promise((resolve) => setTimeout(resolve, 200));

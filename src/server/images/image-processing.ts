@@ -21,7 +21,8 @@ export interface ProcessedImage {
   contentType: 'image/webp';
 }
 
-const SHARP_OPTIONS: SharpOptions = {
+/** How every image is opened: bounded in pixels, strict about broken data. */
+export const SHARP_OPTIONS: SharpOptions = {
   limitInputPixels: MAX_INPUT_PIXELS,
   // 'error' refuses truncated and corrupt pixel data but still accepts the many camera
   // files that only raise decoder warnings.

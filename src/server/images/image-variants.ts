@@ -1,6 +1,6 @@
 import type { Sharp } from 'sharp';
 import { loadSharp } from './image-memory.js';
-import { MAX_INPUT_PIXELS } from './image-processing.js';
+import { SHARP_OPTIONS } from './image-processing.js';
 
 /**
  * Smaller copies of a stored image for `srcset`. The stored image itself (at most
@@ -11,12 +11,13 @@ export const VARIANT_WIDTHS = [480, 960] as const;
 export const OG_WIDTH = 1200;
 export const OG_HEIGHT = 630;
 
-const VARIANT_QUALITY = 80;
-
 export interface ImageVariant {
   width: number;
   data: Buffer;
 }
+
+/** The variants' encodings, WebP by default and AVIF on request. */
+const VARIANT_ENCODINGS = { webp: { quality: 80 }, avif: { quality: 55, effort: 4 } } as const;
 
 export interface ImageVariants {
   /** The stored image's own size, which the page reserves before it loads. */
@@ -40,10 +41,9 @@ export function variantWidthsFor(width: number): number[] {
  */
 export async function renderImageVariants(stored: Buffer, format: 'webp' | 'avif' = 'webp'): Promise<ImageVariants> {
   const sharp = await loadSharp();
-  const source = sharp(stored, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
+  const source = sharp(stored, SHARP_OPTIONS);
   const { width, height } = await source.metadata();
-  const encode = (pipeline: Sharp) =>
-    (format === 'avif' ? pipeline.avif({ quality: 55, effort: 4 }) : pipeline.webp({ quality: VARIANT_QUALITY })).toBuffer();
+  const encode = (pipeline: Sharp) => (format === 'avif' ? pipeline.avif(VARIANT_ENCODINGS.avif) : pipeline.webp(VARIANT_ENCODINGS.webp)).toBuffer();
 
   const [widths, og] = await Promise.all([
     Promise.all(

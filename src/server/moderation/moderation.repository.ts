@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
 import type { Database, ModerationLogTable, ReportReason, ReportStatus, ReportTargetType } from '../db/schema.js';
 import { blogVisibleTo } from '../core/blog-visibility.js';
 import { isCommentVisibleTo } from '../core/comment-visibility.js';
@@ -38,6 +38,39 @@ interface TargetStore {
   closeReportsByAuthor(trx: Transaction<Database>, authorId: string, moderatorId: string): Promise<void>;
 }
 
+/**
+ * `findMany` and `listHidden` of a kind of content, from the query that selects its items as
+ * moderators see them (`TargetRow`'s columns, filtered and ordered as one table).
+ */
+function targetLists<DB, TB extends keyof DB>(targets: (db: Db) => SelectQueryBuilder<DB, TB, TargetRow>): Pick<TargetStore, 'findMany' | 'listHidden'> {
+  const asTable = (db: Db) => db.selectFrom(targets(db).as('target')).selectAll();
+  return {
+    async findMany(db, ids) {
+      if (ids.length === 0) return [];
+      return asTable(db).where('target.id', 'in', ids).execute();
+    },
+    async listHidden(db, limit) {
+      return asTable(db).where('target.hidden_at', 'is not', null).orderBy('target.hidden_at', 'desc').limit(limit).execute();
+    },
+  };
+}
+
+/** Closes the open reports on the items of `type` that `items` selects, as `moderatorId`'s doing. */
+async function closeOpenReports<TB extends keyof Database>(
+  trx: Transaction<Database>,
+  type: ReportTargetType,
+  moderatorId: string,
+  items: (eb: ExpressionBuilder<Database, 'reports'>) => SelectQueryBuilder<Database, TB, { id: string }>,
+): Promise<void> {
+  await trx
+    .updateTable('reports')
+    .set({ status: 'resolved', closed_at: new Date(), closed_by: moderatorId })
+    .where('status', '=', 'open')
+    .where('target_type', '=', type)
+    .where('target_id', 'in', items)
+    .execute();
+}
+
 const blogTargets = (db: Db) =>
   db
     .selectFrom('blogs')
@@ -65,13 +98,7 @@ const blogStore: TargetStore = {
       .executeTakeFirst();
     return row && { id: row.id, authorId: row.user_id };
   },
-  async findMany(db, ids) {
-    if (ids.length === 0) return [];
-    return blogTargets(db).where('blogs.id', 'in', ids).execute();
-  },
-  async listHidden(db, limit) {
-    return blogTargets(db).where('blogs.hidden_at', 'is not', null).orderBy('blogs.hidden_at', 'desc').limit(limit).execute();
-  },
+  ...targetLists(blogTargets),
   async setHidden(trx, id, moderatorId) {
     const row = await trx
       .updateTable('blogs')
@@ -82,13 +109,7 @@ const blogStore: TargetStore = {
     return row && { label: row.title, blogId: row.id };
   },
   async closeReportsByAuthor(trx, authorId, moderatorId) {
-    await trx
-      .updateTable('reports')
-      .set({ status: 'resolved', closed_at: new Date(), closed_by: moderatorId })
-      .where('status', '=', 'open')
-      .where('target_type', '=', 'blog')
-      .where('target_id', 'in', (eb) => eb.selectFrom('blogs').select('blogs.id').where('blogs.user_id', '=', authorId))
-      .execute();
+    await closeOpenReports(trx, 'blog', moderatorId, (eb) => eb.selectFrom('blogs').select('blogs.id').where('blogs.user_id', '=', authorId));
   },
 };
 
@@ -125,13 +146,7 @@ const commentStore: TargetStore = {
       .executeTakeFirst();
     return row && { id: row.id, authorId: row.user_id };
   },
-  async findMany(db, ids) {
-    if (ids.length === 0) return [];
-    return commentTargets(db).where('comments.id', 'in', ids).execute();
-  },
-  async listHidden(db, limit) {
-    return commentTargets(db).where('comments.hidden_at', 'is not', null).orderBy('comments.hidden_at', 'desc').limit(limit).execute();
-  },
+  ...targetLists(commentTargets),
   async setHidden(trx, id, moderatorId) {
     const row = await trx
       .updateTable('comments')
@@ -144,13 +159,7 @@ const commentStore: TargetStore = {
     return { label: commentLabel(blog.title, row.body), blogId: row.blog_id };
   },
   async closeReportsByAuthor(trx, authorId, moderatorId) {
-    await trx
-      .updateTable('reports')
-      .set({ status: 'resolved', closed_at: new Date(), closed_by: moderatorId })
-      .where('status', '=', 'open')
-      .where('target_type', '=', 'comment')
-      .where('target_id', 'in', (eb) => eb.selectFrom('comments').select('comments.id').where('comments.user_id', '=', authorId))
-      .execute();
+    await closeOpenReports(trx, 'comment', moderatorId, (eb) => eb.selectFrom('comments').select('comments.id').where('comments.user_id', '=', authorId));
   },
 };
 

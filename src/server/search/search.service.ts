@@ -1,14 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { SearchPage } from '../../shared/blog-schema.js';
-import { PAGE_SIZE, SEARCH_COUNT_CAP, SEARCH_MAX_WORDS } from '../../shared/constants.js';
-import { badRequest } from '../errors.js';
+import { PAGE_SIZE, SEARCH_COUNT_CAP } from '../../shared/constants.js';
 import { toBlogSummaryJson } from '../core/blog-json.js';
-import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
+import type { ViewerVotes } from '../core/viewer-votes.js';
 import type { PublicData } from '../cache/public-data.js';
 import type { Database } from '../db/schema.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { countMatchingBlogs, preferTitleIndex, searchBlogRows } from './search.repository.js';
-import { searchWords } from './search-words.js';
+import { boundedSearchWords, emptySearchPage, searchAnswer, type SearchInput } from './search-page.js';
 import { LISTS_TAG } from '../../shared/cache-tags.js';
 
 export interface SearchDeps {
@@ -26,16 +25,9 @@ export interface SearchDeps {
  * list's order straight from its index, so a word found in every title is not ranked and sorted
  * whole for each page.
  */
-export async function searchBlogs(
-  deps: SearchDeps,
-  input: { searchTerm: string; page: number; viewerId: string | null },
-): Promise<SearchPage> {
-  const empty: SearchPage = { items: [], total: 0, page: input.page, pageSize: PAGE_SIZE, hasMore: false };
-  const words = searchWords(input.searchTerm);
-  if (words.length > SEARCH_MAX_WORDS) {
-    throw badRequest(`The search term has too many words: at most ${SEARCH_MAX_WORDS}.`);
-  }
-  if (words.length === 0) return empty;
+export async function searchBlogs(deps: SearchDeps, input: SearchInput): Promise<SearchPage> {
+  const words = boundedSearchWords(input.searchTerm);
+  if (words.length === 0) return emptySearchPage(input.page);
 
   const offset = (input.page - 1) * PAGE_SIZE;
   // The page as anyone sees it, kept in memory until a write changes a list; the viewer's own
@@ -50,10 +42,5 @@ export async function searchBlogs(
       return { items: rows.map((row) => toBlogSummaryJson(row, deps.storage)), total };
     }),
   );
-  return {
-    ...empty,
-    items: await withViewerVotes(deps.viewerVotes, input.viewerId, shared.items),
-    total: shared.total,
-    hasMore: offset + shared.items.length < shared.total,
-  };
+  return searchAnswer(deps.viewerVotes, input, offset, shared);
 }

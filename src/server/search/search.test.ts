@@ -5,7 +5,7 @@ import { SEARCH_COUNT_CAP, SEARCH_MAX_WORDS, SEARCH_TERM_MAX_LENGTH } from '../.
 import { SEARCH_LIMIT } from '../rate-limit/rate-limit.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
-import { blogVisibleTo } from '../core/blog-visibility.js';
+import { countPublicMatches, withKeptCount } from '../testing/recount.js';
 import { preferTitleIndex, searchBlogRows } from './search.repository.js';
 import { searchWords } from './search-words.js';
 
@@ -287,15 +287,7 @@ describe('search', () => {
   });
 
   it('states the exact total: one lexeme from the kept per-word count, several through the index', async () => {
-    const fresh = async (term: string) => {
-      const row = await t.database.db
-        .selectFrom('blogs')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where(sql<boolean>`title_tsv @@ websearch_to_tsquery('english', ${term})`)
-        .where(blogVisibleTo(null))
-        .executeTakeFirstOrThrow();
-      return row.n;
-    };
+    const fresh = (term: string) => countPublicMatches(t.database.db, 'title_tsv', term);
     // One lexeme: a word, its other forms, with stop words around it.
     expect((await searchPage('apple')).total).toBe(await fresh('apple'));
     expect((await searchPage('apple')).total).toBe(2);
@@ -312,13 +304,10 @@ describe('search', () => {
     expect((await searchPage('zeppelin')).total).toBe(0);
 
     // The one-lexeme total really is the kept count: changed behind the triggers' back, it shows.
-    await t.database.db.updateTable('title_word_counts').set({ blogs: 4242 }).where('lexeme', '=', 'appl').execute();
-    try {
+    await withKeptCount(t.database.db, 'title_word_counts', 'appl', 4242, async () => {
       expect((await searchPage('apples')).total).toBe(4242);
       expect((await searchPage('apple banana')).total).toBe(3);
-    } finally {
-      await t.database.db.updateTable('title_word_counts').set({ blogs: await fresh('apple') }).where('lexeme', '=', 'appl').execute();
-    }
+    });
   });
 
   it('is answered from the GIN index on the title tsvector', async () => {

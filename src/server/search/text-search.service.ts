@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { SearchPage, SearchResult } from '../../shared/blog-schema.js';
-import { PAGE_SIZE, SEARCH_MAX_WORDS } from '../../shared/constants.js';
+import { PAGE_SIZE } from '../../shared/constants.js';
 import { toBlogSummaryJson } from '../core/blog-json.js';
-import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
+import type { ViewerVotes } from '../core/viewer-votes.js';
 import type { PublicData } from '../cache/public-data.js';
 import type { Database } from '../db/schema.js';
-import { AppError, badRequest } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { ImageStorage } from '../storage/storage.js';
-import { searchWords } from './search-words.js';
+import { boundedSearchWords, emptySearchPage, searchAnswer, type SearchInput } from './search-page.js';
 import { snippetParts } from './snippet-parts.js';
 import { countTextMatchesQuery, prepareTextSearch, selectMatchPage, type MatchPage } from './text-search.repository.js';
 import { LISTS_TAG } from '../../shared/cache-tags.js';
@@ -47,14 +47,9 @@ const tooSlow = () =>
  * cost is bounded: the term's length (the schema) and words (`SEARCH_MAX_WORDS`), ranking only up
  * to `SEARCH_TEXT_RANK_CAP` matches, snippets for one page, and a statement timeout.
  */
-export async function searchBlogsInText(
-  deps: TextSearchDeps,
-  input: { searchTerm: string; page: number; viewerId: string | null },
-): Promise<SearchPage> {
-  const empty: SearchPage = { items: [], total: 0, page: input.page, pageSize: PAGE_SIZE, hasMore: false };
-  const words = searchWords(input.searchTerm);
-  if (words.length > SEARCH_MAX_WORDS) throw badRequest(`The search term has too many words: at most ${SEARCH_MAX_WORDS}.`);
-  if (words.length === 0) return empty;
+export async function searchBlogsInText(deps: TextSearchDeps, input: SearchInput): Promise<SearchPage> {
+  const words = boundedSearchWords(input.searchTerm);
+  if (words.length === 0) return emptySearchPage(input.page);
   // One spelling per search for the shared memory: blanks collapsed (the query reads them alike).
   const term = input.searchTerm.normalize('NFC').replace(/\s+/g, ' ').trim();
 
@@ -87,12 +82,7 @@ export async function searchBlogsInText(
       throw error;
     }
   });
-  return {
-    ...empty,
-    items: await withViewerVotes(deps.viewerVotes, input.viewerId, shared.items),
-    total: shared.total,
-    hasMore: offset + shared.items.length < shared.total,
-  };
+  return searchAnswer(deps.viewerVotes, input, offset, shared);
 }
 
 interface Counts {

@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPageSchema, type SearchPage } from '../../shared/blog-schema.js';
 import { SEARCH_MAX_WORDS } from '../../shared/constants.js';
-import { blogVisibleTo } from '../core/blog-visibility.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 import { explain } from '../testing/query-plans.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
 import { blogWrites } from '../testing/blog-writes.js';
+import { countPublicMatches, withKeptCount } from '../testing/recount.js';
 import { SNIPPET_MAX_LENGTH } from './snippet-parts.js';
 import { prepareTextSearch, selectMatchPage } from './text-search.repository.js';
 import { SEARCH_TEXT_RANK_CAP, SEARCH_TEXT_UNGUARDED_OFFSET } from './text-search.service.js';
@@ -35,15 +35,7 @@ describe('search in text (in=all)', () => {
   const matches = (page: SearchPage, title: string) =>
     page.items.find((blog) => blog.title === title)?.snippet?.filter((part) => part.match).map((part) => part.text);
   /** The number of public blogs matching, counted afresh through the index with THE visibility rule. */
-  const fresh = async (term: string) => {
-    const row = await t.database.db
-      .selectFrom('blogs')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where(sql<boolean>`search_tsv @@ websearch_to_tsquery('english', ${term})`)
-      .where(blogVisibleTo(null))
-      .executeTakeFirstOrThrow();
-    return row.n;
-  };
+  const fresh = (term: string) => countPublicMatches(t.database.db, 'search_tsv', term);
 
   beforeAll(async () => {
     t = await createTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL, RATE_LIMIT_SCALE: '100' });
@@ -162,13 +154,10 @@ describe('search in text (in=all)', () => {
       expect((await found(term)).total, term).toBe(await fresh(term));
     }
     // The one-word total really is the kept count: changed behind the triggers' back, it shows.
-    await t.database.db.updateTable('text_word_counts').set({ blogs: 4242 }).where('lexeme', '=', 'rose').execute();
-    try {
+    await withKeptCount(t.database.db, 'text_word_counts', 'rose', 4242, async () => {
       expect((await found('roses')).total).toBe(4242);
       expect((await found('roses -kitchen')).total).toBe(2);
-    } finally {
-      await t.database.db.updateTable('text_word_counts').set({ blogs: await fresh('roses') }).where('lexeme', '=', 'rose').execute();
-    }
+    });
   });
 
   it('finds nothing for a term without words, only stop words, or only exclusions', async () => {

@@ -1,26 +1,15 @@
 import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { blogVisibleTo } from '../core/blog-visibility.js';
 import * as titleWordCounts from '../db/migrations/2026-11-23-11-title-word-counts.js';
 import type { Database } from '../db/schema.js';
 import { blogWrites } from '../testing/blog-writes.js';
 import { functionCallsInTransaction } from '../testing/query-plans.js';
+import { CONCURRENT_WORDS, concurrentWordOrder, recountPublicBlogsPer } from '../testing/recount.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { useTestApp } from '../testing/test-app.js';
 import { signUpUser, type TestUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
-
-/** Every lexeme of the public titles with its number of blogs, counted afresh with THE visibility rule. */
-async function recount(db: Kysely<Database>): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom(['blogs', sql<{ lexeme: string }>`unnest(blogs.title_tsv)`.as('word')])
-    .select([sql<string>`word.lexeme`.as('lexeme'), sql<number>`count(*)::int`.as('blogs')])
-    .where(blogVisibleTo(null))
-    .groupBy(sql`word.lexeme`)
-    .execute();
-  return Object.fromEntries(rows.map((row) => [row.lexeme, row.blogs]));
-}
 
 async function kept(db: Kysely<Database>): Promise<Record<string, number>> {
   const rows = await db.selectFrom('title_word_counts').select(['lexeme', 'blogs']).execute();
@@ -33,7 +22,7 @@ describe('title_word_counts: the number of public blogs per title word, kept exa
   const { moderator, author, reader } = useSignedUpUsers(t, ['moderator', 'author', 'reader'], { moderator: { email: MODERATOR_EMAIL } });
 
   const expectExact = async (label: string) => {
-    const [fresh, table] = await Promise.all([recount(t.database.db), kept(t.database.db)]);
+    const [fresh, table] = await Promise.all([recountPublicBlogsPer(t.database.db, 'title_tsv'), kept(t.database.db)]);
     expect(table, label).toEqual(fresh);
     return table;
   };
@@ -166,14 +155,9 @@ describe('title_word_counts: the number of public blogs per title word, kept exa
 
   it('ends exact after concurrent creates with the same words (no deadlock)', async () => {
     const writers = await Promise.all(Array.from({ length: 4 }, () => signUpUser(t.app)));
-    const words = ['wallaroo', 'dingo', 'emu', 'koala', 'possum'];
-    await Promise.all(
-      Array.from({ length: 20 }, (_, i) => {
-        // The same words in different orders, so a writer taking them in title order would cross another.
-        const title = [...words.slice(i % words.length), ...words.slice(0, i % words.length)].reverse().join(' ');
-        return create(writers[i % writers.length]!, { title: `${title} ${i}` });
-      }),
-    );
+    const words = CONCURRENT_WORDS;
+    // The same words in different orders, so a writer taking them in title order would cross another.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => create(writers[i % writers.length]!, { title: `${concurrentWordOrder(i).join(' ')} ${i}` })));
     // Multi-row statements in their own transactions, at the same time.
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>

@@ -1,5 +1,4 @@
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { paths } from '../../shared/paths.js';
 import {
@@ -27,6 +26,8 @@ import {
 } from './subscriptions.service.js';
 import { privateAnswer } from '../cache/route-caching.js';
 import { idParams } from '../http/ids.js';
+import { ownDataRead } from '../http/own-data-read.js';
+import { registerOneClickUnsubscribe } from '../http/one-click-unsubscribe.js';
 
 /** E-mail subscriptions to the site or to an author: subscribe, confirm, unsubscribe, and the reader's own list. */
 export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -106,18 +107,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
 
   app.get(
     '/api/settings/subscriptions',
-    {
-      config: privateAnswer,
-      schema: {
-        tags: ['subscriptions'],
-        summary: "The signed-in reader's confirmed subscriptions",
-        response: { 200: subscriptionListSchema, 401: apiErrorSchema },
-      },
-    },
-    async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      return { items: await listOwnSubscriptions(serviceDeps(request.log), user) };
-    },
+    ownDataRead({ tags: ['subscriptions'], summary: "The signed-in reader's confirmed subscriptions", response: { 200: subscriptionListSchema } }),
+    async (request) => ({ items: await listOwnSubscriptions(serviceDeps(request.log), await deps.sessions.requireUser(request)) }),
   );
 
   app.delete(
@@ -154,28 +145,15 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
     },
   );
 
-  // RFC 8058 one-click: the mail program POSTs `List-Unsubscribe=One-Click` to the link itself,
-  // from its own servers (no Origin, no cookies), of any content type. The token is all the proof
-  // there is. A GET of the same URL is the page with the 'Unsubscribe' button.
-  await app.register(async (scope) => {
-    const oneClick = scope.withTypeProvider<ZodTypeProvider>();
-    oneClick.removeAllContentTypeParsers();
-    oneClick.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 4096 }, (_request, _body, done) => done(null, undefined));
-    oneClick.post(
-      paths.unsubscribeSubscription(''),
-      {
-        schema: {
-          tags: ['subscriptions'],
-          summary: 'RFC 8058 one-click unsubscribe from subscription e-mails (the link of the `List-Unsubscribe` header)',
-          querystring: z.object({ token: z.string().max(500).default('') }),
-          response: { 200: z.string(), 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
-        },
-      },
-      async (request, reply) => {
-        await limitLinkUse(request.ip);
-        await unsubscribeByToken(serviceDeps(request.log), request.query.token);
-        return reply.type('text/plain; charset=utf-8').send('You are unsubscribed.');
-      },
-    );
+  // The link of the `List-Unsubscribe` header; a GET of the same URL is the page with the 'Unsubscribe' button.
+  await registerOneClickUnsubscribe(app, {
+    path: paths.unsubscribeSubscription(''),
+    tags: ['subscriptions'],
+    summary: 'RFC 8058 one-click unsubscribe from subscription e-mails (the link of the `List-Unsubscribe` header)',
+    unsubscribe: async (request, token) => {
+      await limitLinkUse(request.ip);
+      await unsubscribeByToken(serviceDeps(request.log), token);
+    },
+    done: 'You are unsubscribed.',
   });
 };

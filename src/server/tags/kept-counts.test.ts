@@ -1,34 +1,22 @@
 import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { searchPageSchema } from '../../shared/blog-schema.js';
-import { blogVisibleTo } from '../core/blog-visibility.js';
 import * as tagsAndTextSearch from '../db/migrations/2026-11-25-04-tags-and-text-search.js';
 import type { Database } from '../db/schema.js';
 import { useTestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
 import { blogWrites } from '../testing/blog-writes.js';
 import { functionCallsInTransaction } from '../testing/query-plans.js';
+import { CONCURRENT_WORDS, concurrentWordOrder, recountPublicBlogsPer } from '../testing/recount.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 
 type Counts = Record<string, number>;
 
-/** Every tag, and every lexeme of `search_tsv`, of the public blogs with their numbers of blogs, counted afresh with THE visibility rule. */
+/** Every tag, and every lexeme of `search_tsv`, of the public blogs with their numbers of blogs, counted afresh. */
 async function recount(db: Kysely<Database>): Promise<{ tags: Counts; words: Counts }> {
-  const tags = await db
-    .selectFrom(['blogs', sql<{ element: string }>`unnest(blogs.tags)`.as('element')])
-    .select([sql<string>`element.element`.as('key'), sql<number>`count(*)::int`.as('blogs')])
-    .where(blogVisibleTo(null))
-    .groupBy(sql`element.element`)
-    .execute();
-  const words = await db
-    .selectFrom(['blogs', sql<{ lexeme: string }>`unnest(blogs.search_tsv)`.as('word')])
-    .select([sql<string>`word.lexeme`.as('key'), sql<number>`count(*)::int`.as('blogs')])
-    .where(blogVisibleTo(null))
-    .groupBy(sql`word.lexeme`)
-    .execute();
-  const record = (rows: Array<{ key: string; blogs: number }>) => Object.fromEntries(rows.map((row) => [row.key, row.blogs]));
-  return { tags: record(tags), words: record(words) };
+  const [tags, words] = await Promise.all([recountPublicBlogsPer(db, 'tags'), recountPublicBlogsPer(db, 'search_tsv')]);
+  return { tags, words };
 }
 
 async function kept(db: Kysely<Database>): Promise<{ tags: Counts; words: Counts }> {
@@ -152,14 +140,13 @@ describe('tag_counts and text_word_counts: kept exact on every write', () => {
 
   it('ends exact after concurrent writers sharing tags and words (no deadlock)', async () => {
     const writers = await Promise.all(Array.from({ length: 4 }, () => signUpUser(t.app)));
-    const words = ['wallaroo', 'dingo', 'emu', 'koala', 'possum'];
     await Promise.all(
       Array.from({ length: 16 }, (_, i) => {
-        const order = [...words.slice(i % words.length), ...words.slice(0, i % words.length)].reverse();
+        const order = concurrentWordOrder(i);
         return writes.create(writers[i % writers.length]!, { title: `Mix ${i}`, blog: order.join(' '), tags: order.slice(0, 5).join(',') });
       }),
     );
-    for (const word of words) expect(await countOf('tag_counts', word), word).toBe(16);
+    for (const word of CONCURRENT_WORDS) expect(await countOf('tag_counts', word), word).toBe(16);
     await expectExact('after concurrent creates');
   });
 

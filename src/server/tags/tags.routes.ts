@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tagsPageSchema, tagsQuerySchema, tagSuggestionsQuerySchema, tagSuggestionsSchema } from '../../shared/tag-schema.js';
 import type { AppDeps } from '../app-deps.js';
@@ -6,44 +7,31 @@ import { countRead } from '../http/public-read.js';
 import { PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
 import { listTags, suggestTags } from './tags.service.js';
 
+/** Both routes' options: cached under `lists`, counted against the public read limit. */
+const tagsRead = <Schema extends FastifySchema>(schema: Schema) => ({
+  config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
+  schema: { tags: ['tags'], ...schema },
+});
+
 /**
  * The tags of public blogs. The same for every reader (no votes in them): the response cache keeps
  * the anonymous answers under `lists`, and browsers revalidate.
  */
 export const tagRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  app.get(
-    '/api/tags',
-    {
-      config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
-      schema: {
-        tags: ['tags'],
-        summary: 'One page of the tags of public blogs, the most used first (100 a page), with how many public blogs carry each',
-        querystring: tagsQuerySchema,
-        response: { 200: tagsPageSchema },
-      },
-    },
-    async (request, reply) => {
-      countRead(deps, request);
-      void reply.header('cache-control', 'no-cache');
-      return listTags(deps, request.query.page);
-    },
-  );
+  const sameForEveryReader = (request: FastifyRequest, reply: FastifyReply) => {
+    countRead(deps, request);
+    void reply.header('cache-control', 'no-cache');
+  };
 
-  app.get(
-    '/api/tag-suggestions',
-    {
-      config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
-      schema: {
-        tags: ['tags'],
-        summary: "The most used tags starting with `prefix` (the editor's suggestions as a writer types), at most 8",
-        querystring: tagSuggestionsQuerySchema,
-        response: { 200: tagSuggestionsSchema },
-      },
-    },
-    async (request, reply) => {
-      countRead(deps, request);
-      void reply.header('cache-control', 'no-cache');
-      return suggestTags(deps, request.query.prefix);
-    },
-  );
+  const listSummary = 'One page of the tags of public blogs, the most used first (100 a page), with how many public blogs carry each';
+  app.get('/api/tags', tagsRead({ summary: listSummary, querystring: tagsQuerySchema, response: { 200: tagsPageSchema } }), async (request, reply) => {
+    sameForEveryReader(request, reply);
+    return listTags(deps, request.query.page);
+  });
+
+  const suggestionsSummary = "The most used tags starting with `prefix` (the editor's suggestions as a writer types), at most 8";
+  app.get('/api/tag-suggestions', tagsRead({ summary: suggestionsSummary, querystring: tagSuggestionsQuerySchema, response: { 200: tagSuggestionsSchema } }), async (request, reply) => {
+    sameForEveryReader(request, reply);
+    return suggestTags(deps, request.query.prefix);
+  });
 };

@@ -72,6 +72,17 @@ export async function waitForHealth(port: number, timeoutMs = 60_000): Promise<v
   throw new Error('server did not become healthy');
 }
 
+/**
+ * Starts `main.ts` on a free port with `env` and waits until it answers its health check. Without
+ * a DATA_DIR in `env` it gets a new one, named after `dataDirPrefix`.
+ */
+export async function startHealthyServer(env: Record<string, string> = {}, dataDirPrefix = 'blog-main-') {
+  const port = await freePort();
+  const server = startServer({ PORT: String(port), DATA_DIR: env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), dataDirPrefix)), ...env });
+  await waitForHealth(port);
+  return { port, server };
+}
+
 /** Sends a POST whose body arrives in two parts, so the request is in flight between them. */
 export function slowContactPost(port: number) {
   const body = JSON.stringify({ email: 'slow@example.com', message: 'sent across a shutdown' });

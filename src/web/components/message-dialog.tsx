@@ -15,6 +15,11 @@ export interface DialogOptions {
 
 type ShowDialog = (options: DialogOptions) => Promise<boolean>;
 
+/** A question before something that cannot be undone: the confirming button red, 'Cancel' beside it. */
+export function confirmIrreversible(title: string, message: ReactNode, okLabel: string): DialogOptions {
+  return { title, message, okLabel, okVariant: 'danger', cancelLabel: 'Cancel' };
+}
+
 const DialogContext = createContext<ShowDialog | null>(null);
 
 /**

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { LoaderFunction } from 'react-router';
-import type { PageCaching } from '../../shared/cache-tags';
+import { LIST_PAGE, type PageCaching } from '../../shared/cache-tags';
 import type { MetaFunction } from './page-meta';
 
 /**
@@ -35,3 +35,8 @@ export interface Screen {
   /** Shown instead of the generic not-found page when the loader answers 404. */
   NotFound?: ComponentType;
 }
+
+/** A reading page of a public list (the tags, a tag's blogs): cached under `lists`, its script loaded on a first touch. */
+export const LIST_SCREEN = { scriptOnFirstTouch: true, cache: LIST_PAGE } as const;
+/** A list of blogs also rendered with the signed-in reader's session (home, an author's, search). */
+export const LIST_SCREEN_FOR_THE_VIEWER = { ...LIST_SCREEN, forTheViewer: true } as const;

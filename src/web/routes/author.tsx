@@ -1,27 +1,22 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
+import { DoesNotExist } from '../components/not-found-page';
 import { Pager } from '../components/pager';
 import { getAuthorBlogsQueryOptions } from '../features/blogs/api/get-author-blogs';
 import { BlogCard } from '../features/blogs/components/blog-card';
 import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
 import { SubscriberCount } from '../features/subscriptions/components/subscriber-count';
 import { loadQuery, routeError } from '../lib/load-query';
-import type { Screen } from '../lib/screen';
+import { LIST_SCREEN_FOR_THE_VIEWER, type Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
-import { LIST_PAGE } from '../../shared/cache-tags';
 
 const listOf = (url: URL) => ({ id: url.searchParams.get('id') ?? '', page: pageFromUrl(url.searchParams.get('page')) });
 
 function AuthorDoesNotExist() {
-  return (
-    <div className="py-4">
-      <h1 className="h3">{messages.noSuchAuthor}</h1>
-      <Link to={paths.home()}>Go to the home page</Link>
-    </div>
-  );
+  return <DoesNotExist message={messages.noSuchAuthor} />;
 }
 
 /**
@@ -60,9 +55,7 @@ function AuthorPage() {
 }
 
 export const authorScreen: Screen = {
-  scriptOnFirstTouch: true,
-  forTheViewer: true,
-  cache: LIST_PAGE,
+  ...LIST_SCREEN_FOR_THE_VIEWER,
   Component: AuthorPage,
   loader: (queryClient) => async ({ request }) => {
     const { id, page } = listOf(new URL(request.url));

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, redirect, useLocation, useNavigate, useSearchParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
@@ -109,17 +109,14 @@ function EditBlogForm({ blog, author }: { blog: Blog; author: string }) {
     <>
       <h1 className="h3 mb-4">Edit Blog</h1>
       {restored && (
-        <Alert variant="info" className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+        <NoticeWithButton buttonLabel={DRAFT_TEXTS.discard} onClick={discard}>
           <div>
             <Alert.Heading as="h2" className="h6 mb-1">
               {DRAFT_TEXTS.restoredTitle}
             </Alert.Heading>
             {DRAFT_TEXTS.restored(new Date(restored.savedAt).toLocaleString())}
           </div>
-          <Button variant="outline-secondary" size="sm" onClick={discard}>
-            {DRAFT_TEXTS.discard}
-          </Button>
-        </Alert>
+        </NoticeWithButton>
       )}
       <BlogForm
         key={formKey}
@@ -195,12 +192,9 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
         </Badge>
       </h1>
       {publishAt && (
-        <Alert variant="info" className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+        <NoticeWithButton buttonLabel={DRAFT_TEXTS.unschedule} onClick={() => void unschedule()}>
           <span>{DRAFT_TEXTS.scheduledFor(scheduledTime(publishAt))}</span>
-          <Button variant="outline-secondary" size="sm" onClick={() => void unschedule()}>
-            {DRAFT_TEXTS.unschedule}
-          </Button>
-        </Alert>
+        </NoticeWithButton>
       )}
       <BlogForm
         key={formKey}
@@ -227,3 +221,15 @@ export const editScreen: Screen = {
   meta: () => ({ title: 'Edit Blog', description: SITE_DESCRIPTION, path: paths.home() }),
   loadError: 'The blog could not be loaded.',
 };
+
+/** A notice above the form with one button at its end (discard the restored text, unschedule). */
+function NoticeWithButton({ buttonLabel, onClick, children }: { buttonLabel: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <Alert variant="info" className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+      {children}
+      <Button variant="outline-secondary" size="sm" onClick={onClick}>
+        {buttonLabel}
+      </Button>
+    </Alert>
+  );
+}

@@ -10,10 +10,9 @@ import { BlogCard } from '../features/blogs/components/blog-card';
 import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
 import { loadQuery } from '../lib/load-query';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
-import type { Screen } from '../lib/screen';
+import { LIST_SCREEN_FOR_THE_VIEWER, type Screen } from '../lib/screen';
 import { useSession } from '../lib/session';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
-import { LIST_PAGE } from '../../shared/cache-tags';
 
 const listOf = (url: URL) => ({ page: pageFromUrl(url.searchParams.get('page')), sort: sortFromUrl(url.searchParams.get('sort')) });
 
@@ -70,9 +69,7 @@ function HomePage() {
 }
 
 export const homeScreen: Screen = {
-  scriptOnFirstTouch: true,
-  forTheViewer: true,
-  cache: LIST_PAGE,
+  ...LIST_SCREEN_FOR_THE_VIEWER,
   Component: HomePage,
   loader: (queryClient) => async ({ request }) => {
     const { page, sort } = listOf(new URL(request.url));

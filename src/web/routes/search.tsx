@@ -9,9 +9,8 @@ import { Pager } from '../components/pager';
 import { BlogCard } from '../features/blogs/components/blog-card';
 import { searchBlogsQueryOptions } from '../features/search/api/search-blogs';
 import { loadQuery } from '../lib/load-query';
-import type { Screen } from '../lib/screen';
+import { LIST_SCREEN_FOR_THE_VIEWER, type Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
-import { LIST_PAGE } from '../../shared/cache-tags';
 
 /** `?in=all` is 'Search in text too'; anything else is the spec's search of titles. */
 const searchInFromUrl = (value: string | null): SearchIn => (value === 'all' ? 'all' : 'title');
@@ -103,9 +102,7 @@ function NoBlogsFound() {
 }
 
 export const searchScreen: Screen = {
-  scriptOnFirstTouch: true,
-  forTheViewer: true,
-  cache: LIST_PAGE,
+  ...LIST_SCREEN_FOR_THE_VIEWER,
   Component: SearchPage,
   loader: (queryClient) => async ({ request }) => {
     const { searchTerm, page, searchIn } = searchOf(new URL(request.url));

@@ -9,9 +9,8 @@ import { getTagBlogsQueryOptions } from '../features/blogs/api/get-tag-blogs';
 import { BlogCard } from '../features/blogs/components/blog-card';
 import { TAG_TEXTS } from '../features/tags/tag-texts';
 import { loadQuery, routeError } from '../lib/load-query';
-import type { Screen } from '../lib/screen';
+import { LIST_SCREEN, type Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
-import { LIST_PAGE } from '../../shared/cache-tags';
 
 /** The tag named in the URL made canonical (`React` is `react`), or undefined when it cannot be a tag. */
 const tagFrom = (params: URLSearchParams): string | undefined => tagNameSchema.safeParse(params.get('name') ?? '').data;
@@ -64,8 +63,7 @@ function TagPage() {
 }
 
 export const tagScreen: Screen = {
-  scriptOnFirstTouch: true,
-  cache: LIST_PAGE,
+  ...LIST_SCREEN,
   Component: TagPage,
   loader: (queryClient) => async ({ request }) => {
     const { tag, page, sort } = listOf(new URL(request.url));

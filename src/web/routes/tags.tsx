@@ -5,9 +5,8 @@ import { TagList } from '../features/tags/components/tag-list';
 import { getTagsQueryOptions } from '../features/tags/api/get-tags';
 import { TAG_TEXTS } from '../features/tags/tag-texts';
 import { loadQuery } from '../lib/load-query';
-import type { Screen } from '../lib/screen';
+import { LIST_SCREEN, type Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
-import { LIST_PAGE } from '../../shared/cache-tags';
 
 /** /tags?page=N : the tags of public blogs, the most used first, each with its number of blogs. */
 function TagsPage() {
@@ -23,8 +22,7 @@ function TagsPage() {
 }
 
 export const tagsScreen: Screen = {
-  scriptOnFirstTouch: true,
-  cache: LIST_PAGE,
+  ...LIST_SCREEN,
   Component: TagsPage,
   loader: (queryClient) => async ({ request }) => {
     await loadQuery(queryClient, getTagsQueryOptions(pageFromUrl(new URL(request.url).searchParams.get('page'))));

@@ -2,7 +2,8 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { LoadingPage } from '../components/loading-page';
-import { Link, useSearchParams } from 'react-router';
+import { DoesNotExist } from '../components/not-found-page';
+import { useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { getBlogQueryOptions } from '../features/blogs/api/get-blog';
@@ -38,12 +39,7 @@ function BlogDoesNotExist() {
       </Suspense>
     );
   }
-  return (
-    <div className="py-4">
-      <h1 className="h3">{messages.blogDoesNotExist}</h1>
-      <Link to={paths.home()}>Go to the home page</Link>
-    </div>
-  );
+  return <DoesNotExist message={messages.blogDoesNotExist} />;
 }
 
 /** /viewBlog?id= : one blog, with Edit Blog and Delete Blog for its owner, the form to get new blogs by e-mail, and its comments below. */

@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
 import { FRESH_SESSION_MINUTES } from '../../../../shared/account-schema';
 import { messages } from '../../../../shared/messages';
-import { useDialog } from '../../../components/message-dialog';
+import { confirmIrreversible, useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useAuthClient } from '../../../lib/session';
 import { useDeleteAccount } from '../api/delete-account';
@@ -23,9 +23,9 @@ export function DeleteAccountSection({ userId, hasPassword }: { userId: string; 
     setError(null);
     // Read when the dialog closes; the dialog's body is rendered once, so its input reports here.
     let password = '';
-    const confirmed = await showDialog({
-      title: 'Delete Account',
-      message: (
+    const confirmed = await showDialog(
+      confirmIrreversible(
+        'Delete Account',
         <>
           <p>This permanently deletes your account with all your blogs, votes and images. It cannot be undone.</p>
           {hasPassword ? (
@@ -36,12 +36,10 @@ export function DeleteAccountSection({ userId, hasPassword }: { userId: string; 
           ) : (
             <p className="mb-0">Your account has no password: this works within {FRESH_SESSION_MINUTES} minutes of signing in.</p>
           )}
-        </>
+        </>,
+        'Delete Account',
       ),
-      okLabel: 'Delete Account',
-      okVariant: 'danger',
-      cancelLabel: 'Cancel',
-    });
+    );
     if (!confirmed) return;
     try {
       await remove.mutateAsync(hasPassword ? { password } : {});

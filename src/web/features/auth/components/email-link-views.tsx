@@ -73,12 +73,7 @@ function MagicLinkConfirm({ token }: { token: string }) {
       <Button className="w-100" onClick={() => void signIn()} disabled={action.pending}>
         {action.pending ? authTexts.signIn.loading : authTexts.signIn.button}
       </Button>
-      <ErrorNotice message={action.error} />
-      {action.error && (
-        <p className="mt-3 text-center">
-          <Link to={paths.auth('magic_link')}>{authTexts.magicLink.link}</Link>
-        </p>
-      )}
+      <ErrorWithLink error={action.error} to={paths.auth('magic_link')} label={authTexts.magicLink.link} />
     </section>
   );
 }
@@ -131,13 +126,22 @@ function UpdatePassword({ token }: { token: string }) {
         <Button type="submit" className="w-100" disabled={action.pending}>
           {action.pending ? authTexts.updatePassword.loading : authTexts.updatePassword.button}
         </Button>
-        <ErrorNotice message={action.error} />
-        {action.error && (
-          <p className="mt-3 text-center">
-            <Link to={paths.auth('forgotten_password')}>{authTexts.forgottenPassword.link}</Link>
-          </p>
-        )}
+        <ErrorWithLink error={action.error} to={paths.auth('forgotten_password')} label={authTexts.forgottenPassword.link} />
       </Form>
     </section>
+  );
+}
+
+/** The failure of a link's action, and under it the way to ask for a new link. */
+function ErrorWithLink({ error, to, label }: { error: string | null | undefined; to: string; label: string }) {
+  return (
+    <>
+      <ErrorNotice message={error} />
+      {error && (
+        <p className="mt-3 text-center">
+          <Link to={to}>{label}</Link>
+        </p>
+      )}
+    </>
   );
 }

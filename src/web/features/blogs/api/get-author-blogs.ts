@@ -9,8 +9,5 @@ export function getAuthorBlogs(authorId: string, page: number, signal?: AbortSig
 }
 
 export function getAuthorBlogsQueryOptions(authorId: string, page: number) {
-  return queryOptions({
-    queryKey: blogQueryKeys.author(authorId, page),
-    queryFn: ({ signal }) => getAuthorBlogs(authorId, page, signal),
-  });
+  return queryOptions({ queryKey: blogQueryKeys.author(authorId, page), queryFn: ({ signal }) => getAuthorBlogs(authorId, page, signal) });
 }

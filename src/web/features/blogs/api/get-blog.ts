@@ -8,10 +8,7 @@ export function getBlog(id: string, signal?: AbortSignal) {
 }
 
 export function getBlogQueryOptions(id: string) {
-  return queryOptions({
-    queryKey: blogQueryKeys.detail(id),
-    queryFn: ({ signal }) => getBlog(id, signal),
-  });
+  return queryOptions({ queryKey: blogQueryKeys.detail(id), queryFn: ({ signal }) => getBlog(id, signal) });
 }
 
 export function useBlog(id: string) {

@@ -9,8 +9,5 @@ export function getBlogs(page: number, sort: BlogSort, signal?: AbortSignal) {
 }
 
 export function getBlogsQueryOptions(page: number, sort: BlogSort) {
-  return queryOptions({
-    queryKey: blogQueryKeys.list(page, sort),
-    queryFn: ({ signal }) => getBlogs(page, sort, signal),
-  });
+  return queryOptions({ queryKey: blogQueryKeys.list(page, sort), queryFn: ({ signal }) => getBlogs(page, sort, signal) });
 }

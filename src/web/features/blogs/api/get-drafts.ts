@@ -9,10 +9,7 @@ export function getDrafts(page: number, signal?: AbortSignal) {
 }
 
 export function getDraftsQueryOptions(page: number) {
-  return queryOptions({
-    queryKey: blogQueryKeys.draftsPage(page),
-    queryFn: ({ signal }) => getDrafts(page, signal),
-  });
+  return queryOptions({ queryKey: blogQueryKeys.draftsPage(page), queryFn: ({ signal }) => getDrafts(page, signal) });
 }
 
 /** Read in the browser only, once the session is known: drafts are never in the server's HTML. */

@@ -9,8 +9,5 @@ export function getTagBlogs(tag: string, page: number, sort: BlogSort, signal?: 
 }
 
 export function getTagBlogsQueryOptions(tag: string, page: number, sort: BlogSort) {
-  return queryOptions({
-    queryKey: blogQueryKeys.tag(tag, sort, page),
-    queryFn: ({ signal }) => getTagBlogs(tag, page, sort, signal),
-  });
+  return queryOptions({ queryKey: blogQueryKeys.tag(tag, sort, page), queryFn: ({ signal }) => getTagBlogs(tag, page, sort, signal) });
 }

@@ -5,7 +5,7 @@ import Button from 'react-bootstrap/Button';
 import { useNavigate } from 'react-router';
 import type { Blog } from '../../../../shared/blog-schema';
 import { messages } from '../../../../shared/messages';
-import { useDialog } from '../../../components/message-dialog';
+import { confirmIrreversible, useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { blogQueryKeys } from '../../../lib/blog-query-keys';
 import { useDeleteBlog } from '../api/delete-blog';
@@ -19,13 +19,7 @@ export function DeleteBlogButton({ blog }: { blog: Blog }) {
   const queryClient = useQueryClient();
 
   const remove = async () => {
-    const confirmed = await showDialog({
-      title: 'Delete Blog',
-      message: `Delete the blog "${blog.title}"? This cannot be undone.`,
-      okLabel: 'Delete',
-      okVariant: 'danger',
-      cancelLabel: 'Cancel',
-    });
+    const confirmed = await showDialog(confirmIrreversible('Delete Blog', `Delete the blog "${blog.title}"? This cannot be undone.`, 'Delete'));
     if (!confirmed) return;
     setWorking(true);
     try {

@@ -15,31 +15,44 @@ function show(value: string, edit: TextEdit): string {
 }
 
 describe('toolbar formats', () => {
-  it('wraps the selection in bold, italic or code, and unwraps it again', () => {
-    expect(apply('a [word] b', 'bold')).toBe('a **[word]** b');
-    expect(apply('a **[word]** b', 'bold')).toBe('a [word] b');
-    expect(apply('a [**word**] b', 'bold')).toBe('a [word] b');
-    expect(apply('a [word] b', 'italic')).toBe('a _[word]_ b');
-    expect(apply('a **[word]** b', 'italic')).toBe('a **_[word]_** b');
-    expect(apply('a [x = 1] b', 'code')).toBe('a `[x = 1]` b');
-  });
-
-  it('inserts a selected placeholder where nothing is selected', () => {
-    expect(apply('a []b', 'bold')).toBe('a **[bold text]**b');
-    expect(apply('[]', 'heading')).toBe('# [Heading]');
-    expect(apply('one\n[]', 'bulletList')).toBe('one\n- [List item]');
-  });
-
-  it('marks every selected line as a heading, quote or list item, and unmarks them', () => {
-    expect(apply('in[tro]\nnext', 'heading')).toBe('[# intro]\nnext');
-    expect(apply('o[ne\n\ntw]o\nthree', 'quote')).toBe('[> one\n\n> two]\nthree');
-    expect(apply('[- one\n- two]', 'bulletList')).toBe('[one\ntwo]');
-    expect(apply('[one\n]two', 'bulletList')).toBe('[- one]\ntwo');
-  });
-
-  it('makes a link of the selection with its address selected, and fences code of several lines', () => {
-    expect(apply('see [the docs] now', 'link')).toBe('see [the docs]([https://]) now');
-    expect(apply('a\nx[ = 1\ny] = 2\nb', 'code')).toBe('a\n```\n[x = 1\ny = 2]\n```\nb');
+  it.each<[string, [marked: string, format: MarkdownFormat, formatted: string][]]>([
+    [
+      'wraps the selection in bold, italic or code, and unwraps it again',
+      [
+        ['a [word] b', 'bold', 'a **[word]** b'],
+        ['a **[word]** b', 'bold', 'a [word] b'],
+        ['a [**word**] b', 'bold', 'a [word] b'],
+        ['a [word] b', 'italic', 'a _[word]_ b'],
+        ['a **[word]** b', 'italic', 'a **_[word]_** b'],
+        ['a [x = 1] b', 'code', 'a `[x = 1]` b'],
+      ],
+    ],
+    [
+      'inserts a selected placeholder where nothing is selected',
+      [
+        ['a []b', 'bold', 'a **[bold text]**b'],
+        ['[]', 'heading', '# [Heading]'],
+        ['one\n[]', 'bulletList', 'one\n- [List item]'],
+      ],
+    ],
+    [
+      'marks every selected line as a heading, quote or list item, and unmarks them',
+      [
+        ['in[tro]\nnext', 'heading', '[# intro]\nnext'],
+        ['o[ne\n\ntw]o\nthree', 'quote', '[> one\n\n> two]\nthree'],
+        ['[- one\n- two]', 'bulletList', '[one\ntwo]'],
+        ['[one\n]two', 'bulletList', '[- one]\ntwo'],
+      ],
+    ],
+    [
+      'makes a link of the selection with its address selected, and fences code of several lines',
+      [
+        ['see [the docs] now', 'link', 'see [the docs]([https://]) now'],
+        ['a\nx[ = 1\ny] = 2\nb', 'code', 'a\n```\n[x = 1\ny = 2]\n```\nb'],
+      ],
+    ],
+  ])('%s', (_name, cases) => {
+    for (const [marked, format, formatted] of cases) expect(apply(marked, format)).toBe(formatted);
   });
 
   it('inserts an image at the cursor, in place of any selection, the cursor after it', () => {

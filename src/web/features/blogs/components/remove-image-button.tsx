@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { messages } from '../../../../shared/messages';
-import { useDialog } from '../../../components/message-dialog';
+import { confirmIrreversible, useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useRemoveBlogImage } from '../api/remove-blog-image';
 
@@ -15,13 +15,7 @@ export function RemoveImageButton({ blogId }: { blogId: string }) {
   const showDialog = useDialog();
 
   const remove = async () => {
-    const confirmed = await showDialog({
-      title: 'Remove image',
-      message: "Remove this blog's image? This cannot be undone.",
-      okLabel: 'Remove',
-      okVariant: 'danger',
-      cancelLabel: 'Cancel',
-    });
+    const confirmed = await showDialog(confirmIrreversible('Remove image', "Remove this blog's image? This cannot be undone.", 'Remove'));
     if (!confirmed) return;
     setWorking(true);
     try {

@@ -13,10 +13,7 @@ export function getComments(blogId: string, signal?: AbortSignal) {
 }
 
 export function getCommentsQueryOptions(blogId: string) {
-  return queryOptions({
-    queryKey: commentQueryKeys.forBlog(blogId),
-    queryFn: ({ signal }) => getComments(blogId, signal),
-  });
+  return queryOptions({ queryKey: commentQueryKeys.forBlog(blogId), queryFn: ({ signal }) => getComments(blogId, signal) });
 }
 
 /** Filled by the route's loader, on the server and in the browser alike. */

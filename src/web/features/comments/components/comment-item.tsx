@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import type { Comment } from '../../../../shared/comment-schema';
 import { messages } from '../../../../shared/messages';
-import { useDialog } from '../../../components/message-dialog';
+import { confirmIrreversible, useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useDeleteComment } from '../api/delete-comment';
 import { useUpdateComment } from '../api/update-comment';
@@ -51,13 +51,7 @@ export function CommentItem({
   const Heading = comment.parentId ? 'h4' : 'h3';
 
   const remove = async () => {
-    const confirmed = await showDialog({
-      title: 'Delete comment',
-      message: comment.parentId ? 'Delete this reply? This cannot be undone.' : 'Delete this comment and its replies? This cannot be undone.',
-      okLabel: 'Delete',
-      okVariant: 'danger',
-      cancelLabel: 'Cancel',
-    });
+    const confirmed = await showDialog(confirmIrreversible('Delete comment', comment.parentId ? 'Delete this reply? This cannot be undone.' : 'Delete this comment and its replies? This cannot be undone.', 'Delete'));
     if (!confirmed) return;
     try {
       await deleteComment.mutateAsync(comment.id);

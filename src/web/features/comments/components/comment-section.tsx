@@ -36,15 +36,9 @@ export function CommentSection({
       <h2 className="h4" id="comments-heading">
         Comments ({comments.count})
       </h2>
-      {comments.items.length > 0 && (
-        <ol className="list-unstyled comment-list">
-          {comments.items.map((thread) => (
-            <li key={thread.id} className="border-top pt-3 mt-3">
-              <Thread blogId={blogId} thread={thread} viewer={viewer} reportControl={reportControl} />
-            </li>
-          ))}
-        </ol>
-      )}
+      <CommentList items={comments.items} className="list-unstyled comment-list" itemClassName="border-top pt-3 mt-3">
+        {(thread) => <Thread blogId={blogId} thread={thread} viewer={viewer} reportControl={reportControl} />}
+      </CommentList>
       <div className="mt-3">
         {viewer ? (
           <CommentForm
@@ -85,15 +79,9 @@ function Thread({
   );
   return (
     <CommentItem blogId={blogId} comment={thread} viewer={viewer} actions={replyButton} reportControl={reportControl}>
-      {thread.replies.length > 0 && (
-        <ol className="list-unstyled ms-4 ps-3 border-start comment-replies">
-          {thread.replies.map((reply) => (
-            <li key={reply.id} className="mt-2">
-              <CommentItem blogId={blogId} comment={reply} viewer={viewer} reportControl={reportControl} />
-            </li>
-          ))}
-        </ol>
-      )}
+      <CommentList items={thread.replies} className="list-unstyled ms-4 ps-3 border-start comment-replies" itemClassName="mt-2">
+        {(reply) => <CommentItem blogId={blogId} comment={reply} viewer={viewer} reportControl={reportControl} />}
+      </CommentList>
       {viewer && replying && (
         <div className="ms-4 ps-3 mt-2">
           <CommentForm
@@ -110,5 +98,29 @@ function Thread({
         </div>
       )}
     </CommentItem>
+  );
+}
+
+/** The comments, or a comment's replies, one list item each; nothing at all when there are none. */
+function CommentList<Item extends { id: string }>({
+  items,
+  className,
+  itemClassName,
+  children,
+}: {
+  items: Item[];
+  className: string;
+  itemClassName: string;
+  children: (item: Item) => ReactNode;
+}) {
+  if (items.length === 0) return null;
+  return (
+    <ol className={className}>
+      {items.map((item) => (
+        <li key={item.id} className={itemClassName}>
+          {children(item)}
+        </li>
+      ))}
+    </ol>
   );
 }

@@ -14,8 +14,5 @@ export function searchBlogs(searchTerm: string, page: number, searchIn: SearchIn
 }
 
 export function searchBlogsQueryOptions(searchTerm: string, page: number, searchIn: SearchIn = 'title') {
-  return queryOptions({
-    queryKey: searchQueryKeys.page(searchTerm, page, searchIn),
-    queryFn: ({ signal }) => searchBlogs(searchTerm, page, searchIn, signal),
-  });
+  return queryOptions({ queryKey: searchQueryKeys.page(searchTerm, page, searchIn), queryFn: ({ signal }) => searchBlogs(searchTerm, page, searchIn, signal) });
 }

@@ -9,8 +9,5 @@ export function getTags(page: number, signal?: AbortSignal) {
 }
 
 export function getTagsQueryOptions(page: number) {
-  return queryOptions({
-    queryKey: blogQueryKeys.tags(page),
-    queryFn: ({ signal }) => getTags(page, signal),
-  });
+  return queryOptions({ queryKey: blogQueryKeys.tags(page), queryFn: ({ signal }) => getTags(page, signal) });
 }

@@ -7,6 +7,12 @@ import { useSession } from '../../../lib/session';
 import { useCastVote } from '../api/cast-vote';
 import { useRemoveVote } from '../api/remove-vote';
 
+/** The two vote buttons, each in its colour: filled when it is the viewer's vote, outlined otherwise. */
+const VOTES = [
+  { direction: 'up', label: 'Upvote', variant: 'success' },
+  { direction: 'down', label: 'Downvote', variant: 'danger' },
+] as const satisfies readonly { direction: VoteDirection; label: string; variant: string }[];
+
 /**
  * The blog's counts for everyone; Upvote and Downvote buttons for signed-in users, pressed on
  * the way they voted, and 'Remove my vote' once they have voted. A refused vote ('You have
@@ -28,22 +34,17 @@ export function VoteButtons({ blog }: { blog: Blog }) {
     <div className="d-flex flex-wrap align-items-center gap-3">
       {session && (
         <div className="d-flex gap-2" role="group" aria-label="Vote on this blog">
-          <Button
-            variant={blog.myVote === 'up' ? 'success' : 'outline-success'}
-            aria-pressed={blog.myVote === 'up'}
-            disabled={working}
-            onClick={() => vote('up')}
-          >
-            Upvote
-          </Button>
-          <Button
-            variant={blog.myVote === 'down' ? 'danger' : 'outline-danger'}
-            aria-pressed={blog.myVote === 'down'}
-            disabled={working}
-            onClick={() => vote('down')}
-          >
-            Downvote
-          </Button>
+          {VOTES.map(({ direction, label, variant }) => (
+            <Button
+              key={direction}
+              variant={blog.myVote === direction ? variant : `outline-${variant}`}
+              aria-pressed={blog.myVote === direction}
+              disabled={working}
+              onClick={() => vote(direction)}
+            >
+              {label}
+            </Button>
+          ))}
           {blog.myVote && (
             <Button variant="link" className="px-1" disabled={working} onClick={() => takeBack.mutate({ blogId: blog.id }, { onError })}>
               {messages.removeMyVote}

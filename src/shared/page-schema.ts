@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+/** One page of a list the API pages through: its items, which page it is, its size and whether another follows. */
+export function pageSchemaOf<Item extends z.ZodType>(item: Item) {
+  return z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    hasMore: z.boolean(),
+  });
+}
