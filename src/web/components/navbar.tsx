@@ -42,7 +42,15 @@ export function Navbar() {
         <BootstrapNavbar.Brand as={Link} to="/">
           Blogging Site
         </BootstrapNavbar.Brand>
-        <BootstrapNavbar.Toggle aria-controls="main-navbar" aria-label="Toggle navigation" />
+        <BootstrapNavbar.Toggle aria-controls="main-navbar" aria-label="Toggle navigation">
+          {/* Bootstrap's three bars, drawn inline: as its CSS background (a data: SVG) they were a
+              separate SVG document the browser built during the first style pass (issue 23). */}
+          <span className="navbar-toggler-icon navbar-toggler-icon-inline">
+            <svg viewBox="0 0 30 30" aria-hidden="true" focusable="false">
+              <path stroke="currentColor" strokeLinecap="round" strokeMiterlimit="10" strokeWidth="2" d="M4 7h22M4 15h22M4 23h22" />
+            </svg>
+          </span>
+        </BootstrapNavbar.Toggle>
         <BootstrapNavbar.Collapse id="main-navbar">
           <Nav className="me-auto">
             <Nav.Link as={NavLink} to="/" end eventKey="home">
