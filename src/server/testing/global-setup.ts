@@ -13,6 +13,7 @@ import './provided-context.js';
  * test loads, and (with TEST_DATABASE_URL) a Postgres template database that each test copies.
  */
 export default async function setup(project: TestProject) {
+  await warmViteDependencies();
   const folder = mkdtempSync(path.join(os.tmpdir(), 'blog-test-template-'));
   const templatePath = path.join(folder, 'pglite.tar.gz');
   const template = await openDatabase({ dataDir: folder, inMemory: true });
@@ -46,3 +47,36 @@ export default async function setup(project: TestProject) {
     if (postgresUrl && templateDb) await adminQuery(postgresUrl, `drop database if exists ${templateDb} with (force)`);
   };
 }
+
+const OUTDATED_PRE_BUNDLE = /new version of the pre-bundle/;
+
+/**
+ * Vite pre-bundles the server-render entry's dependencies into `node_modules/.vite` the first time
+ * a dev server loads it. Test files that render pages through Vite run in parallel workers: on a
+ * fresh clone each would bundle at once and invalidate the others' bundles mid-request ("There is
+ * a new version of the pre-bundle"). Done once here, before any worker starts, every later
+ * server finds the bundles made and matching its config.
+ */
+async function warmViteDependencies() {
+  const { createServer } = await import('vite');
+  const vite = await createServer({
+    configFile: path.resolve(import.meta.dirname, '../../../vite.config.ts'),
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: 'custom',
+    logLevel: 'error',
+  });
+  try {
+    // A dependency discovered while loading re-bundles once; the load after that finds it done.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await vite.ssrLoadModule('/entry-server.tsx');
+        break;
+      } catch (error) {
+        if (attempt >= 3 || !OUTDATED_PRE_BUNDLE.test(String((error as Error)?.message ?? error))) throw error;
+      }
+    }
+  } finally {
+    await vite.close();
+  }
+}
+
