@@ -20,6 +20,7 @@ import * as scheduledPublishing from './migrations/2026-11-25-03-scheduled-publi
 import * as tagsAndTextSearch from './migrations/2026-11-25-04-tags-and-text-search.js';
 import * as rebuildExcerpts from './migrations/2026-11-25-05-rebuild-excerpts.js';
 import * as imports from './migrations/2026-11-25-06-imports.js';
+import * as profilesAndFederation from './migrations/2026-11-26-01-profiles-and-federation.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-04-tags-and-text-search': tagsAndTextSearch,
   '2026-11-25-05-rebuild-excerpts': rebuildExcerpts,
   '2026-11-25-06-imports': imports,
+  '2026-11-26-01-profiles-and-federation': profilesAndFederation,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -17,6 +17,10 @@ export interface UserTable {
   updatedAt: Timestamp;
   /** Set by a moderator: no sign-in, no sessions, and the account's content hidden until cleared. */
   suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** `^[a-z0-9_]{3,30}$`, unique; made from the e-mail's local part when not given (migration 2026-11-26-01). */
+  handle: ColumnType<string, string | undefined, string>;
+  display_name: ColumnType<string | null, string | null | undefined, string | null>;
+  bio: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {
@@ -169,7 +173,8 @@ export interface ModerationLogTable {
 export interface CommentTable {
   id: Generated<string>;
   blog_id: string;
-  user_id: string;
+  /** Null for a reply that came from the fediverse (then the `remote_*` columns are set). */
+  user_id: string | null;
   /** The top-level comment this one replies to; replies are one level deep. */
   parent_id: string | null;
   /** Markdown source. */
@@ -182,6 +187,11 @@ export interface CommentTable {
   hidden_at: Date | null;
   /** The author's `suspended_at`, kept on each of their comments (see the moderation migration). */
   author_suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** A reply from the fediverse: its object's id, its author's actor id, name and profile page. */
+  remote_object_id: ColumnType<string | null, string | null | undefined, string | null>;
+  remote_actor_id: ColumnType<string | null, string | null | undefined, string | null>;
+  remote_author_name: ColumnType<string | null, string | null | undefined, string | null>;
+  remote_author_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CommentMailSettingsTable {
@@ -317,4 +327,70 @@ export interface Database {
   queued_jobs: QueuedJobTable;
   subscriptions: SubscriptionTable;
   imported_items: ImportedItemTable;
+  federation_keys: FederationKeyTable;
+  federation_kv: FederationKvTable;
+  federation_followers: FederationFollowerTable;
+  federation_following: FederationFollowingTable;
+  federation_posts: FederationPostTable;
+  federation_likes: FederationLikeTable;
+}
+
+export interface FederationKeyTable {
+  user_id: string;
+  algorithm: 'RSASSA-PKCS1-v1_5' | 'Ed25519';
+  /** JWK. */
+  private_key: ColumnType<JsonWebKey, string, string>;
+  public_key: ColumnType<JsonWebKey, string, string>;
+  created_at: Generated<Date>;
+}
+
+export interface FederationKvTable {
+  /** Fedify's key parts joined (see `federation/kv-store.ts`). */
+  key: string;
+  value: ColumnType<unknown, string, string>;
+  expires_at: Date | null;
+}
+
+/** A remote actor following a local author. */
+export interface FederationFollowerTable {
+  user_id: string;
+  actor_id: string;
+  inbox_url: string;
+  shared_inbox_url: string | null;
+  handle: string | null;
+  name: string | null;
+  follow_id: string | null;
+  created_at: Generated<Date>;
+}
+
+/** A remote actor a local user follows. */
+export interface FederationFollowingTable {
+  user_id: string;
+  actor_id: string;
+  handle: string;
+  name: string | null;
+  inbox_url: string;
+  follow_id: string;
+  state: ColumnType<'pending' | 'accepted', 'pending' | 'accepted' | undefined, 'pending' | 'accepted'>;
+  created_at: Generated<Date>;
+}
+
+/** An Article (or Note) a followed remote actor sent; `html` is sanitised on arrival. */
+export interface FederationPostTable {
+  object_id: string;
+  actor_id: string;
+  url: string | null;
+  title: string;
+  html: string;
+  summary: string | null;
+  published_at: Date | null;
+  updated_at: Date | null;
+  received_at: Generated<Date>;
+}
+
+export interface FederationLikeTable {
+  blog_id: string;
+  actor_id: string;
+  activity_id: string | null;
+  created_at: Generated<Date>;
 }
