@@ -3,8 +3,9 @@ import type { CommentList } from '../../shared/comment-schema.js';
 import type { ModerationOverview } from '../../shared/moderation-schema.js';
 import { deleteRemoteReply, type RemoteReplyDeps, saveRemoteReply, updateRemoteReply } from '../core/remote-replies.js';
 import { postBlog } from '../testing/test-blogs.js';
-import { TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
-import { randomIp, type TestUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
+import { call } from '../testing/auth-test-kit.js';
+import { useTestApp } from '../testing/test-app.js';
+import { type TestUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
 
 const MODERATOR_EMAIL = uniqueEmail('moderator');
 const alice = { id: 'https://social.example/users/alice', name: 'Alice Remote', url: 'https://social.example/@alice' };
@@ -17,14 +18,7 @@ describe('replies from the fediverse are comments', () => {
   const { moderator, author, reader } = useSignedUpUsers(t, ['moderator', 'author', 'reader'], { moderator: { email: MODERATOR_EMAIL } });
   const deps = (): RemoteReplyDeps => ({ db: t.database.db, contentChanged: (tags) => t.app.contentChanged(tags) });
 
-  const inject = (method: 'GET' | 'POST', url: string, user?: TestUser, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { origin: TEST_PUBLIC_URL, ...(user ? { cookie: user.cookie } : {}) },
-      remoteAddress: randomIp(),
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const inject = (method: 'GET' | 'POST', url: string, user?: TestUser, payload?: unknown) => call(t.app, method, url, payload, { cookie: user?.cookie });
   const comments = async (blogId: string, user?: TestUser) => {
     const response = await inject('GET', `/api/blogs/${blogId}/comments`, user);
     expect(response.statusCode, response.body).toBe(200);
