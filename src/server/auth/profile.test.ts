@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { authorPageSchema } from '../../shared/blog-schema.js';
 import { profileTexts, type ProfileRequest } from '../../shared/profile-schema.js';
 import * as profilesMigration from '../db/migrations/2026-11-26-01-profiles-and-federation.js';
+import { htmlText } from '../testing/html-text.js';
 import { useTestApp, type TestApp } from '../testing/test-app.js';
 import { authHeaders, randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { PROFILE_UPDATE_RATE_LIMIT } from './account.routes.js';
@@ -193,6 +194,37 @@ describe('the author page and the profile', () => {
     });
     const { email: _email, ...profile } = after.author;
     expect(JSON.stringify(profile)).not.toContain('grace.hopper');
+  });
+});
+
+describe('the author page as the server renders it', () => {
+  // The response cache on, as in production: the page is kept until the profile changes.
+  const t = useTestApp({ RESPONSE_CACHE_MB: '8' }, { pages: 'vite' });
+  const page = async (userId: string) => {
+    const response = await t.app.inject({ method: 'GET', url: `/author?id=${userId}` });
+    expect(response.statusCode).toBe(200);
+    return response;
+  };
+
+  // The first page rendered from source has Vite transform the page's whole module graph: on a busy machine, over 30 s.
+  it('shows the display name (or the handle), @handle and the bio as escaped text, fresh after every save', { timeout: 120_000 }, async () => {
+    const user = await signUpUser(t.app, { email: 'ada@example.com' });
+    const first = await page(user.id);
+    expect(htmlText(first.body)).toContain(`Blogs by ${user.email}`);
+    expect(htmlText(first.body)).toMatch(/ada\s*@ada/);
+    expect((await page(user.id)).headers['x-cache']).toBe('hit');
+
+    const bio = 'Line one <img src=x onerror=alert(1)>\nLine two & more';
+    expect((await profileApi(t).put(user, { handle: 'countess', displayName: 'Ada <i>Lovelace</i>', bio })).statusCode).toBe(200);
+    const after = await page(user.id);
+    const text = htmlText(after.body);
+    expect(text).toContain('Ada <i>Lovelace</i>');
+    expect(text).toContain('@countess');
+    expect(text).toContain(bio);
+    expect(after.body).not.toContain('<img src=x');
+    expect(after.body).not.toContain('<i>Lovelace</i>');
+    expect(after.headers['x-cache']).toBe('miss');
+    expect(text).toContain(`Blogs by ${user.email}`);
   });
 });
 
