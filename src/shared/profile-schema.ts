@@ -77,5 +77,5 @@ export function defaultHandleBase(email: string): string {
 /** Whether `handle` is the one made from `email` (its base, or the base with a number that kept it unique). */
 export function isHandleFromEmail(handle: string, email: string): boolean {
   const base = defaultHandleBase(email);
-  return handle === base || new RegExp(`^${base}_[2-9][0-9]*$`).test(handle);
+  return handle === base || new RegExp(`^${base}_([2-9]|[1-9][0-9]+)$`).test(handle);
 }
