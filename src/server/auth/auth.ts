@@ -100,13 +100,6 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
     secret: config.authSecret,
     database: { db, type: 'postgres' },
     trustedOrigins: [config.publicUrl],
-    user: {
-      // `handle` is NOT NULL, filled by the database's trigger from the e-mail (migration
-      // 2026-11-26-01). Declared so Better Auth's schema check knows it is written (else it refuses
-      // every sign-up); never taken from a sign-up's body, and never in its answers: the profile
-      // routes (account.routes.ts) read and change it.
-      additionalFields: { handle: { type: 'string', required: false, input: false, returned: false } },
-    },
     telemetry: { enabled: false },
     logger: {
       level: 'warn',
