@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageSchemaOf } from './page-schema.js';
 import { BLOG_MAX_LENGTH, SEARCH_TERM_MAX_LENGTH, TITLE_MAX_LENGTH } from './constants.js';
 import { messages } from './messages.js';
+import { publicProfileSchema } from './profile-schema.js';
 import { requiredText } from './required-text.js';
 import { blogTagsSchema, tagNameSchema } from './tag-schema.js';
 
@@ -161,7 +162,8 @@ export type SearchPage = z.infer<typeof searchPageSchema>;
 
 /** `/api/authors/:id/blogs`: one page of an author's blogs, newest first, and who they are. */
 export const authorPageSchema = blogPageSchema.extend({
-  author: z.object({ id: z.string(), email: z.string() }),
+  /** The e-mail, as the spec's cards show it, and the profile (handle, display name, bio). */
+  author: publicProfileSchema.extend({ id: z.string(), email: z.string() }),
 });
 export type AuthorPage = z.infer<typeof authorPageSchema>;
 

@@ -4,10 +4,11 @@ import { z } from 'zod';
 import { accountSchema, authProvidersSchema, deleteAccountSchema } from '../../shared/account-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
-import { deleteAccount, getAccount } from './account.service.js';
+import { ownProfileSchema, profileInputSchema } from '../../shared/profile-schema.js';
+import { deleteAccount, getAccount, getProfile, saveProfile } from './account.service.js';
 import { configuredSocialProviders } from './auth.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
-import { EVERYTHING, changes, neverCached } from '../cache/route-caching.js';
+import { EVERYTHING, LISTS, changes, neverCached, privateAnswer } from '../cache/route-caching.js';
 import { ownDataRead } from '../http/own-data-read.js';
 
 export const DELETE_ACCOUNT_RATE_LIMITS = {
@@ -15,6 +16,10 @@ export const DELETE_ACCOUNT_RATE_LIMITS = {
   perClient: { max: 10, windowSeconds: 15 * 60 },
 };
 const TOO_MANY_DELETES = 'Too many attempts to delete this account. Please wait 15 minutes and try again.';
+
+/** Saving the profile, per user: far more than anyone edits by hand; a stop for a script trying handles. */
+export const PROFILE_UPDATE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
+const TOO_MANY_PROFILE_UPDATES = 'You have changed your profile many times in a short time. Please wait a few minutes and try again.';
 
 
 /** The account screens' own API, beside Better Auth's endpoints at /api/auth/*. */
@@ -38,6 +43,42 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     '/api/account',
     ownDataRead({ tags: ['account'], summary: 'The signed-in account', response: { 200: accountSchema } }),
     async (request) => getAccount(deps, await deps.sessions.requireUser(request)),
+  );
+
+  app.get(
+    '/api/account/profile',
+    ownDataRead({
+      tags: ['account'],
+      summary: "The signed-in account's profile: its handle, display name and bio",
+      description: '`handleFromEmail` says whether the handle is still the one made from the e-mail at sign-up.',
+      response: { 200: ownProfileSchema, 404: apiErrorSchema },
+    }),
+    async (request) => getProfile(deps, await deps.sessions.requireUser(request)),
+  );
+
+  app.put(
+    '/api/account/profile',
+    {
+      // The author page shows the profile, and every list is where it is linked from.
+      config: { ...privateAnswer, ...changes(LISTS) },
+      schema: {
+        tags: ['account'],
+        summary: "Change the signed-in account's handle, display name and bio",
+        description:
+          'The whole profile: `handle` (trimmed and lowercased, then 3 to 30 of `a-z`, `0-9` and `_`, unique), `displayName` (up to 80 characters) and `bio` (plain text, up to 500); an empty, null or missing display name or bio removes it. A handle another account has is a 409.',
+        body: profileInputSchema,
+        response: { 200: ownProfileSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema },
+      },
+      // Signed-out callers get 401 before anything about the request itself is judged.
+      preValidation: async (request) => {
+        await deps.sessions.requireUser(request);
+      },
+    },
+    async (request) => {
+      const user = await deps.sessions.requireUser(request);
+      await deps.limiter.enforce(`profile-update:user:${user.id}`, PROFILE_UPDATE_RATE_LIMIT, TOO_MANY_PROFILE_UPDATES);
+      return saveProfile(deps, user, request.body);
+    },
   );
 
   app.delete(

@@ -56,10 +56,9 @@ export async function selectListPage(
   return query.execute();
 }
 
-/** A user's e-mail, or undefined when there is no such user. */
-export async function findAuthorEmail(db: Kysely<Database>, userId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('user').select('email').where('id', '=', userId).executeTakeFirst();
-  return row?.email;
+/** A user's e-mail and profile, or undefined when there is no such user. */
+export async function findAuthor(db: Kysely<Database>, userId: string) {
+  return db.selectFrom('user').select(['email', 'handle', 'display_name', 'bio']).where('id', '=', userId).executeTakeFirst();
 }
 
 /** One page of a user's drafts, the last changed first (the one they were just writing on top). */

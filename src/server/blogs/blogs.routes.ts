@@ -65,7 +65,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
       schema: {
         tags: ['blogs'],
-        summary: "One page of an author's blogs, newest first, and the author's e-mail",
+        summary: "One page of an author's blogs, newest first, and the author: e-mail, handle, display name and bio",
         params: idParams,
         querystring: pageQuerySchema,
         response: { 200: authorPageSchema, 404: apiErrorSchema },

@@ -36,7 +36,7 @@ import {
   deleteOwnBlog,
   findBlogOwner,
   lockBlogOwnership,
-  findAuthorEmail,
+  findAuthor,
   selectDraftsPage,
   selectListPage,
   updateOwnBlog,
@@ -74,9 +74,10 @@ export async function listBlogs(deps: BlogListDeps, viewerId: string | null, que
 
 /** One page of an author's public blogs, newest first, with who they are; 404 for no such user. */
 export async function listAuthorBlogs(deps: BlogListDeps, viewerId: string | null, authorId: string, page: number): Promise<AuthorPage> {
-  const email = await findAuthorEmail(deps.db, authorId);
-  if (email === undefined) throw notFound(messages.noSuchAuthor);
-  return { author: { id: authorId, email }, ...(await listPage(deps, viewerId, 'new', page, { authorId })) };
+  const row = await findAuthor(deps.db, authorId);
+  if (row === undefined) throw notFound(messages.noSuchAuthor);
+  const author = { id: authorId, email: row.email, handle: row.handle, displayName: row.display_name, bio: row.bio };
+  return { author, ...(await listPage(deps, viewerId, 'new', page, { authorId })) };
 }
 
 async function listPage(deps: BlogListDeps, viewerId: string | null, sort: BlogSort, page: number, filter: ListFilter = {}): Promise<BlogPage> {

@@ -11,7 +11,9 @@ export const blogQueryKeys = {
   lists: () => [...blogQueryKeys.all, 'list'] as const,
   list: (page: number, sort: BlogSort) => [...blogQueryKeys.lists(), sort, page] as const,
   /** Under `lists()`, so whatever refreshes the lists refreshes author pages too. */
-  author: (authorId: string, page: number) => [...blogQueryKeys.lists(), 'author', authorId, page] as const,
+  author: (authorId: string, page: number) => [...blogQueryKeys.authorPages(authorId), page] as const,
+  /** Every page of one author's blogs: their profile heads each. */
+  authorPages: (authorId: string) => [...blogQueryKeys.lists(), 'author', authorId] as const,
   /** A tag's blogs, and the list of tags with their counts: under `lists()` too, as every write may change them. */
   tag: (name: string, sort: BlogSort, page: number) => [...blogQueryKeys.lists(), 'tag', name, sort, page] as const,
   tags: (page: number) => [...blogQueryKeys.lists(), 'tags', page] as const,

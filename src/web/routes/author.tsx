@@ -6,6 +6,7 @@ import { paths } from '../../shared/paths';
 import { DoesNotExist } from '../components/not-found-page';
 import { Pager } from '../components/pager';
 import { getAuthorBlogsQueryOptions } from '../features/blogs/api/get-author-blogs';
+import { AuthorProfile } from '../features/blogs/components/author-profile';
 import { BlogCard } from '../features/blogs/components/blog-card';
 import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
 import { SubscriberCount } from '../features/subscriptions/components/subscriber-count';
@@ -20,9 +21,10 @@ function AuthorDoesNotExist() {
 }
 
 /**
- * /author?id={userId}&page=N : an author's blogs, newest first, 5 a page, with the home list's
- * cards and pager, and a form to get their new blogs by e-mail. The author sees their number of
- * subscribers beside the heading, on its line, so it moves nothing when it arrives.
+ * /author?id={userId}&page=N : an author's blogs, newest first, 5 a page, under their profile
+ * (display name, @handle, bio), with the home list's cards and pager, and a form to get their new
+ * blogs by e-mail. The author sees their number of subscribers beside the heading, on its line, so
+ * it moves nothing when it arrives.
  */
 function AuthorPage() {
   const [searchParams] = useSearchParams();
@@ -37,12 +39,13 @@ function AuthorPage() {
 
   return (
     <>
-      <div className="d-flex align-items-baseline justify-content-between gap-3 mb-4">
+      <div className="d-flex align-items-baseline justify-content-between gap-3 mb-2">
         <h1 className="h3 mb-0 text-break">{messages.blogsBy(list.author.email)}</h1>
         <div className="flex-shrink-0">
           <SubscriberCount authorId={list.author.id} />
         </div>
       </div>
+      <AuthorProfile author={list.author} />
       {list.items.length === 0 ? (
         <p>{page === 1 ? 'No blogs yet.' : 'There are no blogs on this page.'}</p>
       ) : (

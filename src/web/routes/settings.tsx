@@ -4,6 +4,7 @@ import { RequireSession, type SignedInUser } from '../components/require-session
 import { useAccount } from '../features/auth/api/get-account';
 import { ChangePasswordForm } from '../features/auth/components/change-password-form';
 import { DeleteAccountSection } from '../features/auth/components/delete-account-card';
+import { ProfileSection } from '../features/auth/components/profile-form';
 import { ErrorNotice } from '../features/auth/components/form-notices';
 import { SetPasswordNote } from '../features/auth/components/set-password-note';
 import { CommentEmailSetting } from '../features/comments/components/comment-email-setting';
@@ -29,6 +30,14 @@ function Settings({ user }: { user: SignedInUser }) {
             <Form.Label>Email</Form.Label>
             <Form.Control type="email" value={user.email} readOnly />
           </Form.Group>
+        </Card.Body>
+      </Card>
+      <Card className="mb-4">
+        <Card.Body>
+          <h2 id="profile-heading" className="h5 mb-3">
+            Profile
+          </h2>
+          <ProfileSection userId={user.id} />
         </Card.Body>
       </Card>
       <Card className="mb-4">
