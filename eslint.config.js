@@ -16,7 +16,7 @@ if (unclassified.length > 0) throw new Error(`eslint.config.js: name src/server/
 const NO_WEB_FROM_SERVER = { group: ['**/web/**'], message: 'The server never imports from src/web.' };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-*/', '.build-*/', 'node_modules/', '.e2e-data/', 'test-results/', 'playwright-report/'] },
+  { ignores: ['dist/', 'dist-*/', '.build-*/', 'node_modules/', '.e2e-data/', 'test-results/', 'playwright-report/', '.vite-cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

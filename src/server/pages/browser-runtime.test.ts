@@ -29,7 +29,7 @@ describe('the browser runtime in development', () => {
   it.each(['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime'])(
     'the browser gets Preact for %s, the server React',
     async (id) => {
-      expect(await resolvedIn('client', id)).toMatch(/node_modules\/(preact\/|\.vite\/deps\/preact_)/);
+      expect(await resolvedIn('client', id)).toMatch(/(node_modules\/preact\/|\.vite-cache\/deps\/preact_)/);
       expect(await resolvedIn('ssr', id)).not.toMatch(/preact/);
     },
   );
