@@ -99,7 +99,12 @@ export async function saveFollowing(
   return saved.state;
 }
 
-export async function acceptFollowing(db: Kysely<Database>, accept: { actorId: string; followId: string }) {
+/** The remote actor accepted the local user's follow. */
+export async function acceptFollowing(db: Kysely<Database>, accept: { userId: string; actorId: string }) {
+  await db.updateTable('federation_following').set({ state: 'accepted' }).where('user_id', '=', accept.userId).where('actor_id', '=', accept.actorId).execute();
+}
+
+export async function acceptFollowingById(db: Kysely<Database>, accept: { actorId: string; followId: string }) {
   await db
     .updateTable('federation_following')
     .set({ state: 'accepted' })

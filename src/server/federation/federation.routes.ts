@@ -14,7 +14,7 @@ import {
 import { absoluteUrl, paths } from '../../shared/paths.js';
 import type { AppDeps } from '../app-deps.js';
 import { neverCached, privateAnswer } from '../cache/route-caching.js';
-import { AppError, badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { ownDataRead } from '../http/own-data-read.js';
 import { clientKey, type RateLimitRule } from '../rate-limit/rate-limit.js';
 import type { FederationLoader } from './federation-loader.js';
@@ -91,8 +91,8 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
     async (request, reply) => {
       const user = await deps.sessions.requireUser(request);
       const site = await deps.loadFederation();
-      if (!(await site.unfollow(user.id, request.body.actorId))) throw new AppError(404, 'NOT_FOUND', 'You do not follow that account.');
-      return reply.code(204).send();
+      if (!(await site.unfollow(user.id, request.body.actorId))) throw notFound('You do not follow that account.');
+      return reply.status(204).send(null);
     },
   );
 

@@ -1,4 +1,6 @@
 import { Article, Person } from '@fedify/vocab';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
 import { postBlog } from '../testing/test-blogs.js';
@@ -7,7 +9,7 @@ import type { TestUser } from '../testing/test-users.js';
 
 const AP = 'application/activity+json';
 
-async function handleOf(t: { database: { db: import('kysely').Kysely<import('../db/schema.js').Database> } }, userId: string): Promise<string> {
+async function handleOf(t: { database: { db: Kysely<Database> } }, userId: string): Promise<string> {
   const row = await t.database.db.selectFrom('user').select('handle').where('id', '=', userId).executeTakeFirstOrThrow();
   return row.handle;
 }

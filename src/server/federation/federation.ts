@@ -183,11 +183,17 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       }));
     })
     .on(Accept, async (ctx, accept) => {
-      if (!accept.actorId) return;
+      if (!accept.actorId || !accept.objectId) return;
+      // The Follow (embedded, or by its id), or, as some servers send, the follower itself.
       const follow = await accept.getObject(ctx).catch(() => null);
-      const followId = follow instanceof Follow ? follow.id : accept.objectId;
-      if (!followId) return;
-      await store.acceptFollowing(db, { actorId: accept.actorId.href, followId: followId.href });
+      const follower = follow instanceof Follow ? follow.actorId : accept.objectId;
+      const local = follower ? ctx.parseUri(follower) : null;
+      if (local?.type === 'actor') {
+        const user = await store.findLocalActor(db, local.identifier);
+        if (user) await store.acceptFollowing(db, { userId: user.id, actorId: accept.actorId.href });
+        return;
+      }
+      if (follow instanceof Follow && follow.id) await store.acceptFollowingById(db, { actorId: accept.actorId.href, followId: follow.id.href });
     })
     .on(Undo, async (ctx, undo) => {
       if (!undo.actorId) return;
@@ -288,6 +294,21 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
 
   const context = () => federation.createContext(new URL(config.publicUrl));
 
+  /**
+   * WebFinger of `user@host` is always asked over https (Fedify, like every server). Only where
+   * private addresses are allowed (two local sites in a test) is plain http tried as well.
+   */
+  async function lookupHandle(ctx: Context<void>, handle: string) {
+    const found = await ctx.lookupObject(`@${handle}`).catch(() => null);
+    if (found || !config.federation.allowPrivateAddress) return found;
+    const host = handle.slice(handle.lastIndexOf('@') + 1);
+    const response = await fetch(`http://${host}/.well-known/webfinger?resource=${encodeURIComponent(`acct:${handle}`)}`, { headers: { accept: 'application/jrd+json' } }).catch(() => null);
+    if (!response?.ok) return null;
+    const links = ((await response.json().catch(() => ({}))) as { links?: Array<{ rel?: string; type?: string; href?: string }> }).links ?? [];
+    const self = links.find((link) => link.rel === 'self' && link.href && /activity\+json|ld\+json/.test(link.type ?? ''));
+    return self?.href ? ctx.lookupObject(self.href).catch(() => null) : null;
+  }
+
   return {
     federation,
     messages,
@@ -329,11 +350,11 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       const ctx = context();
       const me = await store.findAuthorOf(db, userId);
       if (!me) throw new FederationInputError('Your account cannot follow anyone.');
-      const found = await ctx.lookupObject(handle.startsWith('@') ? handle : `@${handle}`).catch(() => null);
+      const found = await lookupHandle(ctx, handle.replace(/^@/, ''));
       if (!found || !isActor(found) || !found.id || !found.inboxId) throw new FederationInputError('No fediverse account was found at that address.');
       const actor = found as Actor;
       const followId = new URL(`${ctx.getActorUri(me.handle).href}#follows/${randomUUID()}`);
-      const actorHandle = await getActorHandle(actor, { trimLeadingAt: true }).catch(() => handle.replace(/^@/, ''));
+      const actorHandle = handle.replace(/^@/, '').toLowerCase();
       const name = textOf(actor.name);
       const state = await store.saveFollowing(db, { user_id: userId, actor_id: actor.id!.href, handle: actorHandle, name, inbox_url: actor.inboxId!.href, follow_id: followId.href });
       await ctx.sendActivity({ identifier: me.handle }, actor, new Follow({ id: followId, actor: ctx.getActorUri(me.handle), object: actor.id }));
