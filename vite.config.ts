@@ -80,6 +80,9 @@ function withoutPopper(): Plugin {
 
 export default defineConfig(({ command, isSsrBuild }) => ({
   root: 'src/web',
+  // Beside the project, not in node_modules: clones that share one node_modules (git worktrees,
+  // a symlinked install) each pre-bundle into their own folder instead of invalidating each other's.
+  cacheDir: fileURLToPath(new URL('./.vite-cache', import.meta.url)),
   plugins: isSsrBuild
     ? [react()]
     : // React's Fast Refresh cannot patch Preact's components: an edit reloads the page instead.

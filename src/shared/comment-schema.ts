@@ -16,7 +16,9 @@ export const newCommentInputSchema = commentInputSchema.extend({
 export type NewCommentInput = z.infer<typeof newCommentInputSchema>;
 
 /**
- * A comment as the API returns it. `author` is the commenter's e-mail, as blogs show theirs;
+ * A comment as the API returns it. `author` is the commenter's e-mail, as blogs show theirs; for a
+ * reply from the fediverse (`userId` null) it is the remote author's name, and `remoteAuthorUrl`
+ * their profile page;
  * `body` is the Markdown source, `html` its sanitised rendering (no headings, no images).
  * `hidden` is true only in answers to the comment's own author, who still sees a comment a
  * moderator has hidden from everyone else.
@@ -25,8 +27,9 @@ export const commentSchema = z.object({
   id: z.string(),
   blogId: z.string(),
   parentId: z.string().nullable(),
-  userId: z.string(),
+  userId: z.string().nullable(),
   author: z.string(),
+  remoteAuthorUrl: z.string().nullable(),
   body: z.string(),
   html: z.string(),
   createdAt: z.string(),

@@ -79,7 +79,8 @@ export const moderationTargetSchema = z.object({
   blogId: z.string(),
   title: z.string(),
   excerpt: z.string(),
-  authorId: z.string(),
+  /** Null for a reply from the fediverse (no account here to suspend). */
+  authorId: z.string().nullable(),
   authorEmail: z.string(),
   authorSuspended: z.boolean(),
   hidden: z.boolean(),

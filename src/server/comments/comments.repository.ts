@@ -4,11 +4,14 @@ import { isCommentVisibleTo } from '../core/comment-visibility.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The columns every comment answer is built from: the comment and its author's e-mail. */
+/**
+ * The columns every comment answer is built from: the comment and its author's e-mail, or for a
+ * reply from the fediverse its remote author's name and profile page.
+ */
 function selectCommentRows(db: Db) {
   return db
     .selectFrom('comments')
-    .innerJoin('user', 'user.id', 'comments.user_id')
+    .leftJoin('user', 'user.id', 'comments.user_id')
     .select([
       'comments.id',
       'comments.blog_id',
@@ -20,7 +23,8 @@ function selectCommentRows(db: Db) {
       'comments.updated_at',
       'comments.hidden_at',
       'comments.author_suspended_at',
-      'user.email as author',
+      (eb) => eb.fn.coalesce('user.email', 'comments.remote_author_name', eb.val('')).as('author'),
+      'comments.remote_author_url',
     ]);
 }
 

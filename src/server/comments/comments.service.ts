@@ -124,7 +124,7 @@ export async function deleteComment(deps: CommentsDeps, userId: string, rawId: s
 }
 
 /** A comment a moderator hid exists for its author alone. */
-function visibleTo(comment: { user_id: string; hidden_at: Date | null; author_suspended_at: Date | null }, userId: string): boolean {
+function visibleTo(comment: { user_id: string | null; hidden_at: Date | null; author_suspended_at: Date | null }, userId: string): boolean {
   return commentRowVisibleTo(comment, userId);
 }
 
@@ -142,6 +142,7 @@ export function toCommentJson(row: CommentRow): Comment {
     parentId: row.parent_id,
     userId: row.user_id,
     author: row.author,
+    remoteAuthorUrl: row.remote_author_url,
     body: row.body,
     html: row.html,
     createdAt: new Date(row.created_at).toISOString(),

@@ -16,6 +16,6 @@ export function isCommentVisibleTo(viewerId: string | null) {
 }
 
 /** The same rule on a row already read. */
-export function commentRowVisibleTo(row: { user_id: string; hidden_at: Date | null; author_suspended_at: Date | null }, viewerId: string | null): boolean {
-  return (row.hidden_at === null && row.author_suspended_at === null) || row.user_id === viewerId;
+export function commentRowVisibleTo(row: { user_id: string | null; hidden_at: Date | null; author_suspended_at: Date | null }, viewerId: string | null): boolean {
+  return (row.hidden_at === null && row.author_suspended_at === null) || (row.user_id !== null && row.user_id === viewerId);
 }

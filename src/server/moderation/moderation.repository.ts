@@ -17,7 +17,9 @@ export interface TargetRow {
   title: string;
   excerpt: string | null;
   body: string;
-  author_id: string;
+  /** Null for a reply from the fediverse: its author is not an account here (no suspension). */
+  author_id: string | null;
+  /** The account's e-mail, or a remote author's name and profile page. */
   author_email: string;
   author_suspended_at: Date | null;
   hidden_at: Date | null;
@@ -29,7 +31,7 @@ export interface TargetRow {
  */
 interface TargetStore {
   /** The item if the reader may see it (a reader can only report what they can read). */
-  findVisible(db: Db, id: string, viewerId: string): Promise<{ id: string; authorId: string } | undefined>;
+  findVisible(db: Db, id: string, viewerId: string): Promise<{ id: string; authorId: string | null } | undefined>;
   findMany(db: Db, ids: string[]): Promise<TargetRow[]>;
   listHidden(db: Db, limit: number): Promise<TargetRow[]>;
   /** Sets or clears `hidden_at`; answers the item's label and blog, or undefined when there is no such item. */
@@ -118,7 +120,7 @@ const commentTargets = (db: Db) =>
   db
     .selectFrom('comments')
     .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
-    .innerJoin('user as author', 'author.id', 'comments.user_id')
+    .leftJoin('user as author', 'author.id', 'comments.user_id')
     .select([
       sql<ReportTargetType>`'comment'`.as('type'),
       'comments.id',
@@ -127,8 +129,8 @@ const commentTargets = (db: Db) =>
       sql<string | null>`left(comments.body, 200)`.as('excerpt'),
       'comments.body',
       'author.id as author_id',
-      'author.email as author_email',
-      'author.suspended_at as author_suspended_at',
+      sql<string>`coalesce(author.email, comments.remote_author_name || ' (' || comments.remote_author_url || ')', '')`.as('author_email'),
+      'comments.author_suspended_at',
       'comments.hidden_at',
     ]);
 

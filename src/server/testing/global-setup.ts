@@ -51,7 +51,7 @@ export default async function setup(project: TestProject) {
 const OUTDATED_PRE_BUNDLE = /new version of the pre-bundle/;
 
 /**
- * Vite pre-bundles the server-render entry's dependencies into `node_modules/.vite` the first time
+ * Vite pre-bundles the server-render entry's dependencies into `.vite-cache` the first time
  * a dev server loads it. Test files that render pages through Vite run in parallel workers: on a
  * fresh clone each would bundle at once and invalidate the others' bundles mid-request ("There is
  * a new version of the pre-bundle"). Done once here, before any worker starts, every later

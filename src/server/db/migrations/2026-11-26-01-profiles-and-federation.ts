@@ -6,7 +6,8 @@ import { type Kysely, sql } from 'kysely';
  * `user.handle`: the public name an account is found by (`@handle@host`, `/users/handle`):
  * lowercase letters, digits and `_`, 3–30 characters, unique. Every account has one: existing
  * accounts get one here from their e-mail's local part, and new ones from the same rule through a
- * trigger, so every way a user row is made (Better Auth's sign-up, an import) gets one. The owner
+ * trigger (which also replaces the column's default, an empty string), so every way a user row is
+ * made (Better Auth's sign-up, an import) gets one. The owner
  * may change it in Settings. `display_name` and `bio` are optional.
  *
  * `federation_keys`: each author's key pairs (RSA for HTTP Signatures, Ed25519 for Object
@@ -35,7 +36,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       candidate text;
       n integer := 1;
     begin
-      if new.handle is not null then return new; end if;
+      if new.handle is not null and new.handle <> '' then return new; end if;
       base := left(regexp_replace(lower(split_part(new.email, '@', 1)), '[^a-z0-9_]', '_', 'g'), 24);
       if length(base) < 3 then base := rpad(base, 3, '_'); end if;
       candidate := base;
@@ -48,7 +49,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     end $$`.execute(db);
   await sql`create trigger user_default_handle before insert on "user" for each row execute function user_default_handle()`.execute(db);
 
-  await sql`alter table "user" alter column handle set not null`.execute(db);
+  // The default is what the trigger replaces: Better Auth refuses a required column it does not write.
+  await sql`alter table "user" alter column handle set default '', alter column handle set not null`.execute(db);
   await sql`alter table "user" add constraint user_handle_format check (handle ~ '^[a-z0-9_]{3,30}$')`.execute(db);
   await sql`alter table "user" add constraint user_display_name_length check (char_length(display_name) <= 80)`.execute(db);
   await sql`alter table "user" add constraint user_bio_length check (char_length(bio) <= 500)`.execute(db);

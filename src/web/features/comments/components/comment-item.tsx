@@ -65,7 +65,15 @@ export function CommentItem({
       {/* The author line is the comment's heading (an article has one): under 'Comments (n)' for a
           comment, under its comment for a reply. Styled as the small line it always was. */}
       <Heading className="comment-meta mb-1 small text-body-secondary" id={headingId}>
-        <span className="fw-semibold text-body">{comment.author}</span> · <time dateTime={comment.createdAt}>{dateOf(comment.createdAt)}</time>
+        {comment.remoteAuthorUrl ? (
+          // A reply from the fediverse: its author's name links to their profile on their own site.
+          <a className="fw-semibold" href={comment.remoteAuthorUrl} rel="nofollow ugc noopener">
+            {comment.author}
+          </a>
+        ) : (
+          <span className="fw-semibold text-body">{comment.author}</span>
+        )}{' '}
+        · <time dateTime={comment.createdAt}>{dateOf(comment.createdAt)}</time>
         {comment.updatedAt !== comment.createdAt && <span> · edited</span>}
       </Heading>
       {comment.hidden && <p className="small text-warning-emphasis mb-1">{messages.hiddenByModerator}</p>}

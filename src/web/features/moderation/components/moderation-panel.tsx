@@ -70,6 +70,7 @@ function ReportCard({ report }: { report: OpenReport }) {
   const { act, working } = useAct();
   const [reason, setReason] = useState('');
   const { target } = report;
+  const { authorId } = target;
   const why = { reason: reason.trim() || undefined, reportId: report.id };
   const item = { targetType: target.type, targetId: target.id };
   return (
@@ -101,24 +102,27 @@ function ReportCard({ report }: { report: OpenReport }) {
           <Button size="sm" variant="outline-secondary" disabled={working} onClick={() => void act({ action: 'dismiss', reportId: report.id, reason: why.reason })}>
             Dismiss
           </Button>
-          {target.authorSuspended ? (
-            <Button size="sm" variant="outline-danger" disabled={working} onClick={() => void act({ action: 'unsuspend', userId: target.authorId, ...why })}>
-              Unsuspend
-            </Button>
-          ) : (
-            <Button
-              size="sm"
-              variant="danger"
-              disabled={working}
-              onClick={() =>
-                void act(
-                  { action: 'suspend', userId: target.authorId, ...why },
-                  `Suspend ${target.authorEmail}? They are signed out at once, cannot sign in, and everything they wrote is hidden until you unsuspend them.`,
-                )
-              }
-            >
-              Suspend author
-            </Button>
+          {/* A reply from the fediverse has no account here to suspend. */}
+          {authorId === null ? null : (
+            target.authorSuspended ? (
+              <Button size="sm" variant="outline-danger" disabled={working} onClick={() => void act({ action: 'unsuspend', userId: authorId, ...why })}>
+                Unsuspend
+              </Button>
+            ) : (
+              <Button
+                size="sm"
+                variant="danger"
+                disabled={working}
+                onClick={() =>
+                  void act(
+                    { action: 'suspend', userId: authorId, ...why },
+                    `Suspend ${target.authorEmail}? They are signed out at once, cannot sign in, and everything they wrote is hidden until you unsuspend them.`,
+                  )
+                }
+              >
+                Suspend author
+              </Button>
+            )
           )}
         </div>
       </Card.Body>

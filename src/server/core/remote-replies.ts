@@ -1,0 +1,128 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
+import type { Database } from '../db/schema.js';
+import { remoteCommentMarkup } from '../markdown/remote-markup.js';
+import { blogVisibleTo } from './blog-visibility.js';
+
+/**
+ * Replies from the fediverse, kept as comments (issue #20): a remote `Note` in reply to one of our
+ * blogs (or to a comment on it) becomes a comment row with no local author (`user_id` null) and the
+ * remote actor's id, name and profile page in its `remote_*` columns. From then on it is a comment
+ * like the others: counted, listed, reportable and hideable by moderators; only its remote author
+ * changes or removes it, through Update and Delete activities matched on the actor.
+ *
+ * Federation calls these from its inbox; they live in the core because comments are the comments
+ * feature's rows and federation is another feature (neither imports the other).
+ */
+export interface RemoteReplyDeps {
+  db: Kysely<Database>;
+  /** The cached answers a change touches go (`app.contentChanged`). */
+  contentChanged(tags: readonly string[]): Promise<void>;
+}
+
+export interface RemoteActor {
+  /** The actor's id (its ActivityPub URL). */
+  id: string;
+  /** What the comment shows as its author. */
+  name: string;
+  /** The profile page a reader may open. */
+  url: string;
+}
+
+/** Longest name and text kept from a remote reply; a longer one is cut. */
+const NAME_MAX = 200;
+const TEXT_MAX = 20_000;
+
+/**
+ * Keeps a remote reply as a comment on a public blog. `html` is the remote markup, sanitised
+ * here as our comments are. A reply to a reply, or to a comment that is not on this blog, is kept
+ * as a reply to the thread's top comment or as a top-level comment. Saving the same object twice
+ * changes nothing (`created` false). Null: the blog is not public (or does not exist).
+ */
+export async function saveRemoteReply(
+  deps: RemoteReplyDeps,
+  reply: { objectId: string; blogId: string; parentCommentId: string | null; actor: RemoteActor; html: string; published: Date | null },
+): Promise<{ commentId: string; created: boolean } | null> {
+  const { db } = deps;
+  if (!isUuid(reply.blogId)) return null;
+  const blog = await db.selectFrom('blogs').select('id').where('id', '=', reply.blogId).where(blogVisibleTo(null)).executeTakeFirst();
+  if (!blog) return null;
+  const existing = await db.selectFrom('comments').select('id').where('remote_object_id', '=', reply.objectId).executeTakeFirst();
+  if (existing) return { commentId: existing.id, created: false };
+
+  const parentId = reply.parentCommentId === null ? null : await threadTop(db, reply.blogId, reply.parentCommentId);
+  const markup = remoteCommentMarkup(reply.html, reply.actor.url);
+  const inserted = await db
+    .insertInto('comments')
+    .values({
+      blog_id: reply.blogId,
+      user_id: null,
+      parent_id: parentId,
+      body: markup.text.slice(0, TEXT_MAX),
+      html: markup.html,
+      remote_object_id: reply.objectId,
+      remote_actor_id: reply.actor.id,
+      remote_author_name: reply.actor.name.slice(0, NAME_MAX),
+      remote_author_url: reply.actor.url,
+      ...(reply.published && reply.published.getTime() <= Date.now() ? { created_at: reply.published, updated_at: reply.published } : {}),
+    })
+    // The same object delivered twice at once (a shared inbox and a personal one): one comment.
+    .onConflict((oc) => oc.column('remote_object_id').where('remote_object_id', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) {
+    const raced = await db.selectFrom('comments').select('id').where('remote_object_id', '=', reply.objectId).executeTakeFirstOrThrow();
+    return { commentId: raced.id, created: false };
+  }
+  await deps.contentChanged([LISTS_TAG, blogTag(reply.blogId)]);
+  return { commentId: inserted.id, created: true };
+}
+
+/** Its author edited it: the new text replaces the old. False: no such reply of that actor. */
+export async function updateRemoteReply(deps: RemoteReplyDeps, reply: { objectId: string; actorId: string; html: string }): Promise<boolean> {
+  const current = await findRemoteReply(deps.db, reply);
+  if (!current) return false;
+  const markup = remoteCommentMarkup(reply.html, current.remote_author_url ?? reply.actorId);
+  await deps.db
+    .updateTable('comments')
+    .set({ body: markup.text.slice(0, TEXT_MAX), html: markup.html, updated_at: new Date() })
+    .where('id', '=', current.id)
+    .execute();
+  await deps.contentChanged([blogTag(current.blog_id)]);
+  return true;
+}
+
+/** Its author deleted it: it goes, with its replies, as a comment deleted here does. */
+export async function deleteRemoteReply(deps: RemoteReplyDeps, reply: { objectId: string; actorId: string }): Promise<boolean> {
+  const current = await findRemoteReply(deps.db, reply);
+  if (!current) return false;
+  await deps.db.deleteFrom('comments').where('id', '=', current.id).execute();
+  await deps.contentChanged([LISTS_TAG, blogTag(current.blog_id)]);
+  return true;
+}
+
+/** Matched on the actor too: no one changes another's reply. */
+function findRemoteReply(db: Kysely<Database>, reply: { objectId: string; actorId: string }) {
+  return db
+    .selectFrom('comments')
+    .select(['id', 'blog_id', 'remote_author_url'])
+    .where('remote_object_id', '=', reply.objectId)
+    .where('remote_actor_id', '=', reply.actorId)
+    .executeTakeFirst();
+}
+
+const uuid = z.uuid();
+const isUuid = (id: string) => uuid.safeParse(id).success;
+
+/** Replies are one level deep: a reply to a reply joins its thread; a comment of another blog is ignored. */
+async function threadTop(db: Kysely<Database>, blogId: string, commentId: string): Promise<string | null> {
+  if (!isUuid(commentId)) return null;
+  const parent = await db
+    .selectFrom('comments')
+    .select(['id', 'parent_id'])
+    .where('id', '=', commentId)
+    .where('blog_id', '=', blogId)
+    .executeTakeFirst();
+  return parent ? (parent.parent_id ?? parent.id) : null;
+}
