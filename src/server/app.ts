@@ -160,8 +160,6 @@ export async function buildApp(options: BuildAppOptions) {
       storage,
       queue,
       contentChanged: (tags) => app.contentChanged(tags),
-      // TODO(#20): the comments feature's remote replies (comments/remote-replies.ts), once on main.
-      replies: { save: async () => null, update: async () => false, remove: async () => false },
     });
     registerFederationJobs(queue, loadFederation);
     // Before the response cache's hook: a server asking for an Article never gets a cached page.

@@ -35,6 +35,7 @@ import { createMessageQueue, type FederationMessageQueue } from './message-queue
 import * as store from './federation.repository.js';
 import { renderReplyHtml, sanitizeRemoteHtml } from './remote-html.js';
 import { publicBlogJson } from './public-blogs.js';
+import { deleteRemoteReply, saveRemoteReply, updateRemoteReply } from '../core/remote-replies.js';
 
 /**
  * The site's ActivityPub side, on Fedify. This module (and Fedify with it) is loaded only by the
@@ -47,14 +48,6 @@ export interface FederationDeps {
   storage: ImageStorage;
   queue: Pick<JobQueue, 'wake'>;
   contentChanged(tags: readonly string[]): Promise<void>;
-  replies: RemoteReplies;
-}
-
-/** What the inbox does with replies to our blogs (the comments feature, handed in by the app). */
-export interface RemoteReplies {
-  save(reply: { objectId: string; blogId: string; parentCommentId: string | null; actor: { id: string; name: string; url: string }; html: string; published: Date | null }): Promise<unknown>;
-  update(reply: { objectId: string; actorId: string; html: string }): Promise<boolean>;
-  remove(reply: { objectId: string; actorId: string }): Promise<boolean>;
 }
 
 export interface SiteFederation {
@@ -221,8 +214,8 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       const object = await update.getObject(ctx);
       if (!(object instanceof Article || object instanceof Note) || !object.id) return;
       if (object.attributionId?.href !== update.actorId.href) return;
-      const html = sanitizeRemoteHtml(textOf(object.content) ?? '');
-      if (await deps.replies.update({ objectId: object.id.href, actorId: update.actorId.href, html })) return;
+      // A reply of theirs to one of our blogs (sanitised inside), else a post of someone followed.
+      if (await updateRemoteReply(deps, { objectId: object.id.href, actorId: update.actorId.href, html: textOf(object.content) ?? '' })) return;
       if (!(await store.isFollowed(db, update.actorId.href))) return;
       await store.savePost(db, postRow(update.actorId.href, object));
     })
@@ -230,7 +223,7 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       if (!del.actorId || !del.objectId) return;
       const objectId = del.objectId.href;
       await store.removePost(db, { objectId, actorId: del.actorId.href });
-      await deps.replies.remove({ objectId, actorId: del.actorId.href });
+      await deleteRemoteReply(deps, { objectId, actorId: del.actorId.href });
     })
     .on(Like, async (_ctx, like) => {
       if (!like.actorId || !like.objectId) return;
@@ -246,7 +239,7 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
     const actor = await object.getAttribution(ctx).catch(() => null);
     if (!actor || !isActor(actor)) return true;
     const commentId = target.hash.startsWith('#comment-') ? target.hash.slice('#comment-'.length) : null;
-    await deps.replies.save({
+    await saveRemoteReply(deps, {
       objectId: object.id!.href,
       blogId,
       parentCommentId: commentId,

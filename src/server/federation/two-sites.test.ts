@@ -1,6 +1,7 @@
 import { Article, Person } from '@fedify/vocab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
+import type { CommentList } from '../../shared/comment-schema.js';
 import type { RemotePost } from '../../shared/federation-schema.js';
 import { multipart } from '../testing/multipart.js';
 import { freePort } from '../testing/server-process.js';
@@ -111,6 +112,18 @@ describe('two sites federate', () => {
     // A edits: B sees the Update.
     await writeBlog(a, 'PATCH', `/api/blogs/${blog.id}`, { title: 'Hello again, fediverse', blog: 'An edited post.' });
     await waitFor('the Update reached B', async () => (await timelineOf(b)).find((post) => post.title === 'Hello again, fediverse' && post.html.includes('edited')));
+
+    // B replies: the reply is a comment on A's blog, in A's public comments API; a Like is kept apart from votes.
+    const replied = await api<{ id: string }>(b, 'POST', '/api/federation/replies', { inReplyTo: `${a.url}/viewBlog?id=${blog.id}`, content: 'Nice post!\n\n<script>alert(1)</script>' });
+    expect(replied.status, JSON.stringify(replied.body)).toBe(200);
+    const comment = await waitFor('the reply is a comment on A’s blog', async () => {
+      const list = await api<CommentList>(a, 'GET', `/api/blogs/${blog.id}/comments`);
+      return list.body.items.find((item) => item.userId === null);
+    });
+    expect(comment.html).toContain('Nice post!');
+    expect(comment.html).not.toContain('<script');
+    expect(comment.remoteAuthorUrl).toBeTruthy();
+    expect(comment.author).not.toContain('@example.com');
 
     // A deletes: gone on B.
     expect((await api(a, 'DELETE', `/api/blogs/${blog.id}`)).status).toBe(204);
