@@ -117,6 +117,58 @@ describe('federation: discovery', () => {
     expect(followers).toEqual([]);
   });
 
+  it('refuses a badly signed inbox POST with 401', async () => {
+    const handle = await handleOf(t, users.author.id);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/users/${handle}/inbox`,
+      headers: {
+        'content-type': AP,
+        date: new Date().toUTCString(),
+        signature: 'keyId="https://remote.invalid/users/mallory#main-key",algorithm="rsa-sha256",headers="(request-target) host date",signature="bm90IGEgc2lnbmF0dXJl"',
+      },
+      payload: JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', id: 'https://remote.invalid/1', type: 'Follow', actor: 'https://remote.invalid/users/mallory', object: `${TEST_PUBLIC_URL}/users/${handle}` }),
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('delivers a published blog to followers, never a draft, and nothing for a suspended author', async () => {
+    await t.database.db
+      .insertInto('federation_followers')
+      .values({ user_id: users.author.id, actor_id: 'https://remote.invalid/users/reader', inbox_url: 'https://remote.invalid/users/reader/inbox', shared_inbox_url: null, handle: 'reader@remote.invalid', name: 'Reader', follow_id: 'https://remote.invalid/follows/1' })
+      .execute();
+    const deliveries = async () => (await t.database.db.selectFrom('queued_jobs').select('payload').where('kind', '=', 'federation-message').execute()).length;
+    const federateJobs = async () => (await t.database.db.selectFrom('queued_jobs').select('id').where('kind', '=', 'blog-federate').execute()).length;
+    try {
+      await t.settled();
+      const before = await deliveries();
+      const jobsBefore = await federateJobs();
+      const blog = await postBlog(t.app, users.author, { title: 'For my followers', blog: 'Hello.' });
+      await t.settled();
+      expect(await federateJobs()).toBe(jobsBefore + 1);
+      expect(await deliveries()).toBe(before + 1);
+
+      // A draft queues no federation job at all.
+      await postBlog(t.app, users.author, { title: 'Still a draft', blog: 'Later.', status: 'draft' } as never);
+      await t.settled();
+      expect(await federateJobs()).toBe(jobsBefore + 1);
+
+      // Suspended: the hook's job runs and sends nothing.
+      await t.database.db.updateTable('user').set({ suspended_at: new Date() }).where('id', '=', users.author.id).execute();
+      await t.database.db.updateTable('blogs').set({ author_suspended_at: new Date() }).where('user_id', '=', users.author.id).execute();
+      const { queueBlogFederation } = await import('../core/blog-federation.js');
+      await queueBlogFederation(t.database.db, true, { blogId: blog.id, action: 'update' });
+      t.app.queue.wake();
+      await t.settled();
+      expect(await federateJobs()).toBe(jobsBefore + 2);
+      expect(await deliveries()).toBe(before + 1);
+    } finally {
+      await t.database.db.updateTable('user').set({ suspended_at: null }).where('id', '=', users.author.id).execute();
+      await t.database.db.updateTable('blogs').set({ author_suspended_at: null }).where('user_id', '=', users.author.id).execute();
+      await t.database.db.deleteFrom('federation_followers').where('user_id', '=', users.author.id).execute();
+    }
+  });
+
   it('refuses an inbox body over the size cap', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/inbox', headers: { 'content-type': AP }, payload: JSON.stringify({ big: 'x'.repeat(300 * 1024) }) });
     expect(response.statusCode).toBe(413);

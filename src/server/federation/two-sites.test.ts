@@ -137,5 +137,21 @@ describe('two sites federate', () => {
     );
     expect((await api<{ items: unknown[] }>(b, 'GET', '/api/federation/following')).body.items).toEqual([]);
   });
+
+  it('a site without FEDERATION_ALLOW_PRIVATE_ADDRESS refuses to fetch from a loopback address', { timeout: 60_000 }, async () => {
+    const blog = await writeBlog(a, 'POST', '/api/blogs', { title: 'On loopback', blog: 'Served on 127.0.0.1.' });
+    expect((await fetch(`${a.url}/viewBlog?id=${blog.id}`, { headers: { accept: AP } })).status).toBe(200);
+    const strict = await createTestApp({ PUBLIC_URL: 'http://localhost:3999' });
+    try {
+      const [user] = await createSignedInUsers({ db: strict.database.db, authSecret: strict.config.authSecret }, 1);
+      const site: Site = { t: strict, url: 'http://localhost:3999', user: user!, handle: '' };
+      const reply = await api<{ error: string }>(site, 'POST', '/api/federation/replies', { inReplyTo: `${a.url}/viewBlog?id=${blog.id}`, content: 'Hello?' });
+      expect(reply.status).toBe(400);
+      const follow = await api<{ error: string }>(site, 'POST', '/api/federation/following', { handle: `@${a.handle}@${new URL(a.url).host}` });
+      expect(follow.status).toBe(400);
+    } finally {
+      await strict.close();
+    }
+  });
 });
 
