@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 import type { TestUser } from '../testing/test-users.js';
 
 const AP = 'application/activity+json';
+const MODERATOR = 'moderator@example.com';
 
 interface Site {
   t: TestApp;
@@ -22,7 +23,7 @@ interface Site {
 async function startSite(): Promise<Site> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ PUBLIC_URL: url, FEDERATION_ALLOW_PRIVATE_ADDRESS: 'true', QUEUE_POLL_MS: '100', QUEUE_RETRY_BASE_MS: '200' });
+  const t = await createTestApp({ PUBLIC_URL: url, FEDERATION_ALLOW_PRIVATE_ADDRESS: 'true', QUEUE_POLL_MS: '100', QUEUE_RETRY_BASE_MS: '200', MODERATOR_EMAILS: MODERATOR });
   await t.app.listen({ port, host: '127.0.0.1' });
   const [user] = await createSignedInUsers({ db: t.database.db, authSecret: t.config.authSecret }, 1);
   const { handle } = await t.database.db.selectFrom('user').select('handle').where('id', '=', user!.id).executeTakeFirstOrThrow();
@@ -30,7 +31,7 @@ async function startSite(): Promise<Site> {
 }
 
 /** Polls until `check` returns something truthy (no fixed sleeps); fails with `what` after the timeout. */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -69,7 +70,7 @@ describe('two sites federate', () => {
     await Promise.all([a?.t.close(), b?.t.close()]);
   });
 
-  it('B follows A, A publishes, B sees it, A edits and deletes, B unfollows', { timeout: 120_000 }, async () => {
+  it('B follows A, A publishes, B sees it, A edits and deletes, B unfollows', { timeout: 240_000 }, async () => {
     // The actor, over the network, as another server reads it.
     const actorResponse = await fetch(`${a.url}/users/${a.handle}`, { headers: { accept: AP } });
     expect(actorResponse.status).toBe(200);
@@ -124,6 +125,20 @@ describe('two sites federate', () => {
     expect(comment.html).not.toContain('<script');
     expect(comment.remoteAuthorUrl).toBeTruthy();
     expect(comment.author).not.toContain('@example.com');
+
+    // A moderator of A hides another blog: a Delete reaches B.
+    const hiddenLater = await writeBlog(a, 'POST', '/api/blogs', { title: 'To be hidden', blog: 'Soon gone.' });
+    await waitFor('the second Article reached B', async () => (await timelineOf(b)).find((post) => post.title === 'To be hidden'));
+    const [moderator] = await createSignedInUsers({ db: a.t.database.db, authSecret: a.t.config.authSecret }, 1);
+    await a.t.database.db.updateTable('user').set({ email: MODERATOR }).where('id', '=', moderator!.id).execute();
+    const hide = await api(
+      { ...a, user: moderator! },
+      'POST',
+      '/api/moderation/actions',
+      { action: 'hide', targetType: 'blog', targetId: hiddenLater.id, reason: 'Test' },
+    );
+    expect(hide.status, JSON.stringify(hide.body)).toBeLessThan(300);
+    await waitFor('the hidden blog is gone on B', async () => !(await timelineOf(b)).some((post) => post.title === 'To be hidden'));
 
     // A deletes: gone on B.
     expect((await api(a, 'DELETE', `/api/blogs/${blog.id}`)).status).toBe(204);
