@@ -1,3 +1,4 @@
+import { importJwk, signRequest } from '@fedify/fedify';
 import { Article, Person } from '@fedify/vocab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blog } from '../../shared/blog-schema.js';
@@ -167,6 +168,27 @@ describe('two sites federate', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('a signed Like of A\'s Article is kept apart from votes; its Undo removes it', { timeout: 60_000 }, async () => {
+    const blog = await writeBlog(a, 'POST', '/api/blogs', { title: 'Likeable', blog: 'Like me.' });
+    // B's actor (and its keys) exist; sign as B's author would.
+    expect((await fetch(`${b.url}/users/${b.handle}`, { headers: { accept: AP } })).status).toBe(200);
+    const key = await b.t.database.db.selectFrom('federation_keys').select('private_key').where('user_id', '=', b.user.id).where('algorithm', '=', 'RSASSA-PKCS1-v1_5').executeTakeFirstOrThrow();
+    const privateKey = await importJwk(key.private_key, 'private');
+    const actor = `${b.url}/users/${b.handle}`;
+    const send = async (activity: object) => {
+      const request = new Request(`${a.url}/inbox`, { method: 'POST', headers: { 'content-type': AP }, body: JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', ...activity }) });
+      const response = await fetch(await signRequest(request, privateKey, new URL(`${actor}#main-key`)));
+      expect(response.status).toBeLessThan(300);
+    };
+    const like = { id: `${actor}#likes/1`, type: 'Like', actor, object: `${a.url}/viewBlog?id=${blog.id}` };
+    await send(like);
+    await waitFor('the Like is kept', async () => (await a.t.database.db.selectFrom('federation_likes').selectAll().where('blog_id', '=', blog.id).execute()).length === 1);
+    const votes = await a.t.database.db.selectFrom('blogs').select(['upvotes', 'downvotes']).where('id', '=', blog.id).executeTakeFirstOrThrow();
+    expect(votes).toEqual({ upvotes: 0, downvotes: 0 });
+    await send({ id: `${actor}#likes/1/undo`, type: 'Undo', actor, object: like });
+    await waitFor('the Undo removed the Like', async () => (await a.t.database.db.selectFrom('federation_likes').selectAll().where('blog_id', '=', blog.id).execute()).length === 0);
   });
 });
 
