@@ -65,7 +65,7 @@ import { registerBlogRenderingJob } from './blogs/blog-rendering.job.js';
 import { registerImageVariantsJob } from './images/image-variants.job.js';
 import { registerStorageSweepJob } from './storage-sweep/storage-sweep.job.js';
 import { LISTS_TAG, blogTag } from '../shared/cache-tags.js';
-import { createFederationLoader, registerFederationJobs, type FederationLoader } from './federation/federation-loader.js';
+import { createFederationLoader, registerFederationJobs, registerFederationKvCleanup, type FederationLoader } from './federation/federation-loader.js';
 import { federationRoutes, registerArticleNegotiation } from './federation/federation.routes.js';
 
 export interface BuildAppOptions {
@@ -278,6 +278,7 @@ export async function buildApp(options: BuildAppOptions) {
   registerSubscriptionJobs(queue, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
   registerScheduledPublishing(queue, { db: database.db, federate: config.federation.enabled, onPublished: (blogId) => app.contentChanged([LISTS_TAG, blogTag(blogId)]) });
   registerQueueCleanupJob(jobs, queue);
+  if (loadFederation) registerFederationKvCleanup(jobs, database.db);
   // The queue's workers run whenever the app is up (tests' apps too): mail must go out.
   app.addHook('onReady', async () => queue.start());
   registerStorageSweepJob(jobs, { db: database.db, storage }, { ...config.storageSweep, inlineGraceMs: config.inlineImages.graceMs });

@@ -1,6 +1,10 @@
 import type { BlogFederatePayload } from '../core/blog-federation.js';
 import { BLOG_FEDERATE_JOB } from '../core/blog-federation.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { JobRunner } from '../jobs/job-runner.js';
 import type { JobQueue } from '../queue/job-queue.js';
+import { removeExpiredKv } from './kv-store.js';
 import type { FederationDeps, SiteFederation } from './federation.js';
 import { FEDERATION_MESSAGE_JOB } from './message-queue.js';
 
@@ -38,5 +42,14 @@ export function registerFederationJobs(queue: JobQueue, load: FederationLoader):
       const site = await load();
       await site.federateBlog(job.payload);
     },
+  });
+}
+
+/** Fedify's cached documents and keys expire; reads skip them, and this removes them hourly. */
+export function registerFederationKvCleanup(jobs: JobRunner, db: Kysely<Database>): void {
+  jobs.register({
+    name: 'federation-kv-cleanup',
+    intervalMs: 60 * 60_000,
+    run: async () => ({ removed: await removeExpiredKv(db) }),
   });
 }

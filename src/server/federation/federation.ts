@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context, type Federation, type RequestContext } from '@fedify/fedify';
+import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context, type Federation } from '@fedify/fedify';
 import {
   Accept,
   Article,
@@ -443,4 +443,3 @@ function postRow(actorId: string, object: Article | Note) {
   };
 }
 
-export type { RequestContext };

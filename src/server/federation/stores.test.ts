@@ -1,7 +1,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../testing/test-app.js';
-import { createKvStore } from './kv-store.js';
+import { createKvStore, removeExpiredKv } from './kv-store.js';
 import { createMessageQueue, FEDERATION_MESSAGE_JOB } from './message-queue.js';
 
 /** Fedify's key-value store and message queue on our database (this file runs on PGlite and on Postgres). */
@@ -26,6 +26,8 @@ describe('federation stores', () => {
     await kv.set(['short'], 'lived', { ttl: Temporal.Duration.from({ milliseconds: 1 }) });
     await t.database.db.updateTable('federation_kv').set({ expires_at: new Date(Date.now() - 1000) }).where('key', '=', 'short').execute();
     expect(await kv.get(['short'])).toBeUndefined();
+    expect(await removeExpiredKv(t.database.db)).toBe(1);
+    expect(await t.database.db.selectFrom('federation_kv').select('key').where('key', '=', 'short').execute()).toEqual([]);
     await kv.set(['long'], 'lived', { ttl: Temporal.Duration.from({ hours: 1 }) });
     expect(await kv.get(['long'])).toBe('lived');
 
