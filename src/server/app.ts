@@ -65,6 +65,8 @@ import { registerBlogRenderingJob } from './blogs/blog-rendering.job.js';
 import { registerImageVariantsJob } from './images/image-variants.job.js';
 import { registerStorageSweepJob } from './storage-sweep/storage-sweep.job.js';
 import { LISTS_TAG, blogTag } from '../shared/cache-tags.js';
+import { createFederationLoader, registerFederationJobs, registerFederationKvCleanup, type FederationLoader } from './federation/federation-loader.js';
+import { federationRoutes, registerArticleNegotiation } from './federation/federation.routes.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -149,6 +151,20 @@ export async function buildApp(options: BuildAppOptions) {
   const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }) });
   const storage = options.storage ?? createImageStorage(config);
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
+  // ActivityPub (docs/federation.md): with FEDERATION=false, no route, hook or job of it exists.
+  let loadFederation: FederationLoader | undefined;
+  if (config.federation.enabled) {
+    loadFederation = createFederationLoader({
+      config,
+      db: database.db,
+      storage,
+      queue,
+      contentChanged: (tags) => app.contentChanged(tags),
+    });
+    registerFederationJobs(queue, loadFederation);
+    // Before the response cache's hook: a server asking for an Article never gets a cached page.
+    registerArticleNegotiation(app, { loadFederation });
+  }
   const background = createBackgroundTasks(app.log);
   app.decorate('backgroundTasks', background);
   const sessionMemory = createSessionMemory({ ttlMs: config.sessionCacheMs });
@@ -238,6 +254,7 @@ export async function buildApp(options: BuildAppOptions) {
     await features.register(subscriptionRoutes, deps);
     features.get('/api/openapi.json', { schema: { hide: true }, config: neverCached }, async () => app.swagger());
     await features.register(feedRoutes, deps);
+    if (loadFederation) await features.register(federationRoutes, { ...deps, loadFederation });
   });
 
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
@@ -259,8 +276,9 @@ export async function buildApp(options: BuildAppOptions) {
   );
   registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });
   registerSubscriptionJobs(queue, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
-  registerScheduledPublishing(queue, { db: database.db, onPublished: (blogId) => app.contentChanged([LISTS_TAG, blogTag(blogId)]) });
+  registerScheduledPublishing(queue, { db: database.db, federate: config.federation.enabled, onPublished: (blogId) => app.contentChanged([LISTS_TAG, blogTag(blogId)]) });
   registerQueueCleanupJob(jobs, queue);
+  if (loadFederation) registerFederationKvCleanup(jobs, database.db);
   // The queue's workers run whenever the app is up (tests' apps too): mail must go out.
   app.addHook('onReady', async () => queue.start());
   registerStorageSweepJob(jobs, { db: database.db, storage }, { ...config.storageSweep, inlineGraceMs: config.inlineImages.graceMs });

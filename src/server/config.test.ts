@@ -88,4 +88,11 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dir, MODERATOR_EMAILS: ' Ann@Example.com,, bob@example.org ' }).moderatorEmails).toEqual(['ann@example.com', 'bob@example.org']);
     expect(() => loadConfig({ DATA_DIR: dir, MODERATOR_EMAILS: 'ann@example.com, nobody' })).toThrow(/^Invalid configuration: MODERATOR_EMAILS must be e-mail addresses separated by commas/);
   });
+
+  it('reads FEDERATION (on by default) and FEDERATION_ALLOW_PRIVATE_ADDRESS (off by default)', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).federation).toEqual({ enabled: true, allowPrivateAddress: false });
+    expect(loadConfig({ DATA_DIR: dir, FEDERATION: 'false', FEDERATION_ALLOW_PRIVATE_ADDRESS: 'true' }).federation).toEqual({ enabled: false, allowPrivateAddress: true });
+    expect(() => loadConfig({ DATA_DIR: dir, FEDERATION: 'maybe' })).toThrow('FEDERATION must be true or false');
+  });
 });

@@ -115,6 +115,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   METRICS_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65535, 'must be a port number').optional(),
+  // ActivityPub (docs/federation.md): off, the site has no federation routes, hooks or jobs.
+  FEDERATION: booleanFlag(true),
+  // Lets federation fetch and deliver to private and loopback addresses: for tests on 127.0.0.1 only.
+  FEDERATION_ALLOW_PRIVATE_ADDRESS: booleanFlag(false),
 });
 
 export interface S3Config {
@@ -197,6 +201,12 @@ export interface Config {
    * on a port of their own (`METRICS_PORT`, same host). Off (nothing loaded) when neither is set.
    */
   metrics?: { token?: string; port?: number };
+  /**
+   * ActivityPub (`FEDERATION`, on by default; docs/federation.md). `allowPrivateAddress`
+   * (`FEDERATION_ALLOW_PRIVATE_ADDRESS`, off by default) lets it reach loopback and private
+   * addresses, which only tests between two local sites need.
+   */
+  federation: { enabled: boolean; allowPrivateAddress: boolean };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: MemoryProbe): Config {
@@ -276,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: M
     moderatorEmails: e.MODERATOR_EMAILS,
     logLevel: e.LOG_LEVEL,
     metrics: e.METRICS_TOKEN || e.METRICS_PORT ? { token: e.METRICS_TOKEN, port: e.METRICS_PORT } : undefined,
+    federation: { enabled: e.FEDERATION, allowPrivateAddress: e.FEDERATION_ALLOW_PRIVATE_ADDRESS },
   };
 }
 

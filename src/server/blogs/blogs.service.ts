@@ -29,6 +29,7 @@ import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import { enqueueJob } from '../queue/job-queue.js';
 import { blogPublishedJob } from '../core/blog-published.js';
+import { federateActionFor, queueBlogFederation } from '../core/blog-federation.js';
 import { parsePublishAt, queueSchedule, resolveSchedule } from './scheduled-publishing.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
@@ -51,6 +52,8 @@ export interface BlogsDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
   log: FastifyBaseLogger;
+  /** Federation is on (`FEDERATION`): writes queue the federation hook. */
+  federate?: boolean;
 }
 
 /** Lists also keep their public part in memory and read each viewer's own votes. */
@@ -134,6 +137,7 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
       const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, status, publishAt, tags, rendered, image });
       await syncBlogInlineImages(trx, { userId, blogId: created, keys: inlineKeys });
       if (status === 'published') await enqueueJob(trx, blogPublishedJob(created));
+      if (status === 'published') await queueBlogFederation(trx, deps.federate, { blogId: created, action: 'create' });
       await queueSchedule(trx, created, publishAt);
       return created;
     });
@@ -199,6 +203,8 @@ export async function updateBlog(
       await syncBlogInlineImages(trx, { userId, blogId: id, keys: inlineKeys });
       // Only a draft becoming public is news: an edit of a published blog sends nothing.
       if (current.status === 'draft' && status === 'published') await enqueueJob(trx, blogPublishedJob(id));
+      const federateAction = federateActionFor(current.status === 'published', status === 'published');
+      if (federateAction) await queueBlogFederation(trx, deps.federate, { blogId: id, action: federateAction });
       if (publishAt && publishAt.getTime() !== current.publish_at?.getTime()) await queueSchedule(trx, id, publishAt);
       return { imageKey: current.image_key, status: current.status };
     });
@@ -217,6 +223,7 @@ export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string)
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
     const released = await releaseAllBlogInlineImages(trx, id);
+    if (current.status === 'published') await queueBlogFederation(trx, deps.federate, { blogId: id, action: 'delete' });
     if (!(await deleteOwnBlog(trx, id, userId))) throw noSuchBlog();
     return [current.image_key, released] as const;
   });

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.js';
 import { badRequest } from '../errors.js';
 import { enqueueJob, type JobQueue, type NewJob } from '../queue/job-queue.js';
 import { blogPublishedJob } from '../core/blog-published.js';
+import { queueBlogFederation } from '../core/blog-federation.js';
 
 /**
  * Scheduled publishing: a draft with `publish_at` becomes public at that time through a job of
@@ -51,7 +52,7 @@ export async function queueSchedule(trx: Kysely<Database>, blogId: string, publi
   if (publishAt) await enqueueJob(trx, publishScheduledJob(blogId, publishAt));
 }
 
-export function registerScheduledPublishing(queue: JobQueue, deps: { db: Kysely<Database>; onPublished: (blogId: string) => Promise<void> }) {
+export function registerScheduledPublishing(queue: JobQueue, deps: { db: Kysely<Database>; onPublished: (blogId: string) => Promise<void>; federate?: boolean }) {
   queue.register<{ blogId: string; publishAt: string }>({
     kind: PUBLISH_SCHEDULED_JOB,
     async run(job, { log }) {
@@ -67,6 +68,7 @@ export function registerScheduledPublishing(queue: JobQueue, deps: { db: Kysely<
           .executeTakeFirst();
         // The publish hook, in the same transaction: subscribers hear of it once.
         if (row) await enqueueJob(trx, blogPublishedJob(row.id));
+        if (row) await queueBlogFederation(trx, deps.federate, { blogId: row.id, action: 'create' });
         return row !== undefined;
       });
       if (!published) {

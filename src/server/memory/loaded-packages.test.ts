@@ -14,7 +14,7 @@ const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../testing/rec
 describe('packages loaded on first use', () => {
   // The server runs from source, where the pages exist only after a build: the API, the feed and
   // the sitemap are what it serves here.
-  it('a site on the embedded database that has served lists, a search, the feed and the sitemap has not loaded sharp, pg, S3, the AI SDK, nodemailer, prom-client or highlight.js', async () => {
+  it('a site on the embedded database that has served lists, a search, the feed and the sitemap has not loaded sharp, pg, S3, the AI SDK, nodemailer, prom-client, highlight.js or Fedify', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-packages-'));
     const file = path.join(dataDir, 'packages.txt');
     const port = await freePort();
@@ -31,6 +31,6 @@ describe('packages loaded on first use', () => {
     const loaded = readFileSync(file, 'utf8').trim().split('\n');
     // The recorder sees what the server does load.
     expect(loaded).toEqual(expect.arrayContaining(['fastify', 'better-auth', 'kysely', '@electric-sql/pglite']));
-    for (const name of ['sharp', 'pg', '@aws-sdk/client-s3', 'openai', 'nodemailer', 'prom-client', 'highlight.js']) expect(loaded, name).not.toContain(name);
+    for (const name of ['sharp', 'pg', '@aws-sdk/client-s3', 'openai', 'nodemailer', 'prom-client', 'highlight.js', '@fedify/fedify', '@fedify/vocab', 'jsonld']) expect(loaded, name).not.toContain(name);
   }, 120_000);
 });

@@ -15,6 +15,7 @@ import type { Database } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { SessionUser } from '../core/session-user.js';
 import { isModerator } from '../core/moderators.js';
+import { queueBlogFederation } from '../core/blog-federation.js';
 import {
   closeReports,
   findOpenReport,
@@ -146,6 +147,10 @@ export async function performAction(deps: ModerationDeps, moderator: SessionUser
         const changed = await store.setHidden(trx, targetId, input.action === 'hide' ? moderator.id : null);
         if (changed === undefined) throw noSuchItem(input.targetType);
         if (input.action === 'hide') await closeReports(trx, { targetType: input.targetType, targetIds: [targetId] }, 'resolved', moderator.id);
+        // A hidden blog leaves the fediverse (a Delete); restored, it comes back (a Create).
+        if (input.targetType === 'blog') {
+          await queueBlogFederation(trx, deps.config.federation.enabled, { blogId: targetId, action: input.action === 'hide' ? 'delete' : 'create' });
+        }
         await insertLogEntry(trx, {
           ...by,
           action: input.action,

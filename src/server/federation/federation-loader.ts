@@ -1,0 +1,55 @@
+import type { BlogFederatePayload } from '../core/blog-federation.js';
+import { BLOG_FEDERATE_JOB } from '../core/blog-federation.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { JobRunner } from '../jobs/job-runner.js';
+import type { JobQueue } from '../queue/job-queue.js';
+import { removeExpiredKv } from './kv-store.js';
+import type { FederationDeps, SiteFederation } from './federation.js';
+import { FEDERATION_MESSAGE_JOB } from './message-queue.js';
+
+/**
+ * Fedify and its JSON-LD processor are large: they are loaded by the first federation request or
+ * job, never by the app's start or an ordinary request (`memory/loaded-packages.test.ts`).
+ */
+export type FederationLoader = () => Promise<SiteFederation>;
+
+export function createFederationLoader(deps: FederationDeps): FederationLoader {
+  let loading: Promise<SiteFederation> | undefined;
+  return () => {
+    loading ??= import('./federation.js').then((module) => {
+      const site = module.createSiteFederation(deps);
+      // Fedify's `listen` only keeps its handler: our queue's workers run the messages.
+      void site.federation.startQueue(undefined);
+      return site;
+    });
+    return loading;
+  };
+}
+
+/** The durable queue's two federation kinds: Fedify's own messages, and the blogs' hook. */
+export function registerFederationJobs(queue: JobQueue, load: FederationLoader): void {
+  queue.register<{ message: unknown }>({
+    kind: FEDERATION_MESSAGE_JOB,
+    async run(job) {
+      const site = await load();
+      await site.messages.handle(job.payload.message);
+    },
+  });
+  queue.register<BlogFederatePayload>({
+    kind: BLOG_FEDERATE_JOB,
+    async run(job) {
+      const site = await load();
+      await site.federateBlog(job.payload);
+    },
+  });
+}
+
+/** Fedify's cached documents and keys expire; reads skip them, and this removes them hourly. */
+export function registerFederationKvCleanup(jobs: JobRunner, db: Kysely<Database>): void {
+  jobs.register({
+    name: 'federation-kv-cleanup',
+    intervalMs: 60 * 60_000,
+    run: async () => ({ removed: await removeExpiredKv(db) }),
+  });
+}

@@ -1,0 +1,445 @@
+import { randomUUID } from 'node:crypto';
+import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context, type Federation } from '@fedify/fedify';
+import {
+  Accept,
+  Article,
+  Create,
+  Delete,
+  Endpoints,
+  Follow,
+  Hashtag,
+  Image,
+  Like,
+  Note,
+  Person,
+  PUBLIC_COLLECTION,
+  Tombstone,
+  Undo,
+  Update,
+  getActorHandle,
+  isActor,
+  type Actor,
+} from '@fedify/vocab';
+import { Temporal } from '@js-temporal/polyfill';
+import type { Kysely } from 'kysely';
+import type { Blog } from '../../shared/blog-schema.js';
+import { absoluteUrl, paths } from '../../shared/paths.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import type { BlogFederatePayload } from '../core/blog-federation.js';
+import { escapeHtmlText } from '../markdown/outgoing-text.js';
+import type { JobQueue } from '../queue/job-queue.js';
+import type { ImageStorage } from '../storage/storage.js';
+import { createKvStore } from './kv-store.js';
+import { createMessageQueue, type FederationMessageQueue } from './message-queue.js';
+import * as store from './federation.repository.js';
+import { renderReplyHtml, sanitizeRemoteHtml } from './remote-html.js';
+import { publicBlogJson } from './public-blogs.js';
+import { deleteRemoteReply, saveRemoteReply, updateRemoteReply } from '../core/remote-replies.js';
+
+/**
+ * The site's ActivityPub side, on Fedify. This module (and Fedify with it) is loaded only by the
+ * first federation request or job (`federation-loader.ts`): an ordinary request never pays for it.
+ * Objects are built from the blog JSON the pages use; an author's actor never shows their e-mail.
+ */
+export interface FederationDeps {
+  config: Config;
+  db: Kysely<Database>;
+  storage: ImageStorage;
+  queue: Pick<JobQueue, 'wake'>;
+  contentChanged(tags: readonly string[]): Promise<void>;
+}
+
+export interface SiteFederation {
+  federation: Federation<void>;
+  messages: FederationMessageQueue;
+  /** The Article of a public blog as JSON-LD; null when the fediverse may not see it. */
+  articleJson(blogId: string): Promise<unknown | null>;
+  federateBlog(payload: BlogFederatePayload): Promise<void>;
+  follow(userId: string, handle: string): Promise<{ actorId: string; handle: string; name: string | null; state: 'pending' | 'accepted' }>;
+  unfollow(userId: string, actorId: string): Promise<boolean>;
+  reply(userId: string, inReplyTo: string, text: string): Promise<{ id: string }>;
+}
+
+const PAGE_SIZE = 20;
+
+export function createSiteFederation(deps: FederationDeps): SiteFederation {
+  const { db, config } = deps;
+  const messages = createMessageQueue(db, deps.queue);
+  const federation = createFederation<void>({
+    kv: createKvStore(db),
+    queue: messages,
+    manuallyStartQueue: true,
+    origin: config.publicUrl,
+    allowPrivateAddress: config.federation.allowPrivateAddress,
+  });
+
+  const blogUrl = (id: string) => new URL(absoluteUrl(config.publicUrl, paths.viewBlog(id)));
+
+  federation
+    .setActorDispatcher('/users/{identifier}', async (ctx, identifier) => {
+      const user = await store.findLocalActor(db, identifier);
+      if (!user) return null;
+      const keys = await ctx.getActorKeyPairs(identifier);
+      return new Person({
+        id: ctx.getActorUri(identifier),
+        preferredUsername: user.handle,
+        name: user.display_name ?? user.handle,
+        summary: user.bio ? `<p>${escapeHtmlText(user.bio)}</p>` : null,
+        url: new URL(absoluteUrl(config.publicUrl, paths.author(user.id))),
+        inbox: ctx.getInboxUri(identifier),
+        outbox: ctx.getOutboxUri(identifier),
+        followers: ctx.getFollowersUri(identifier),
+        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+        publicKey: keys[0]?.cryptographicKey,
+        assertionMethods: keys.map((key) => key.multikey),
+        manuallyApprovesFollowers: false,
+        discoverable: true,
+      });
+    })
+    .setKeyPairsDispatcher(async (_ctx, identifier) => {
+      const user = await store.findLocalActor(db, identifier);
+      if (!user) return [];
+      return Promise.all((['RSASSA-PKCS1-v1_5', 'Ed25519'] as const).map((algorithm) => keyPair(db, user.id, algorithm)));
+    });
+
+  federation.setNodeInfoDispatcher('/nodeinfo/2.1', async () => {
+    const usage = await store.countUsage(db);
+    return {
+      software: { name: 'blogging-site', version: '1.0.0' },
+      protocols: ['activitypub'],
+      openRegistrations: true,
+      usage: { users: { total: usage.users }, localPosts: usage.posts, localComments: usage.comments },
+    };
+  });
+
+  federation
+    .setFollowersDispatcher('/users/{identifier}/followers', async (_ctx, identifier) => {
+      const user = await store.findLocalActor(db, identifier);
+      if (!user) return null;
+      const rows = await store.listFollowers(db, user.id);
+      return {
+        items: rows.map((row) => ({
+          id: new URL(row.actor_id),
+          inboxId: new URL(row.inbox_url),
+          endpoints: row.shared_inbox_url ? { sharedInbox: new URL(row.shared_inbox_url) } : null,
+        })),
+      };
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const user = await store.findLocalActor(db, identifier);
+      return user ? store.countFollowers(db, user.id) : null;
+    });
+
+  federation
+    .setOutboxDispatcher('/users/{identifier}/outbox', async (ctx, identifier, cursor) => {
+      const user = await store.findLocalActor(db, identifier);
+      if (!user) return null;
+      const offset = cursor ? Number.parseInt(cursor, 10) || 0 : 0;
+      const ids = await store.listPublicBlogIds(db, user.id, { offset, limit: PAGE_SIZE });
+      const items: Create[] = [];
+      for (const id of ids) {
+        const blog = await publicBlogJson(deps, id);
+        if (blog) items.push(createOf(ctx, identifier, articleOf(ctx, identifier, blog)));
+      }
+      return { items, nextCursor: ids.length === PAGE_SIZE ? String(offset + PAGE_SIZE) : null };
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const user = await store.findLocalActor(db, identifier);
+      return user ? store.countPublicBlogs(db, user.id) : null;
+    })
+    .setFirstCursor(() => '0');
+
+  federation
+    .setInboxListeners('/users/{identifier}/inbox', '/inbox')
+    .on(Follow, async (ctx, follow) => {
+      if (!follow.id || !follow.actorId || !follow.objectId) return;
+      const target = ctx.parseUri(follow.objectId);
+      if (target?.type !== 'actor') return;
+      const user = await store.findLocalActor(db, target.identifier);
+      if (!user) return;
+      const follower = await follow.getActor(ctx);
+      if (!follower?.id || !follower.inboxId || follower.id.href !== follow.actorId.href) return;
+      await store.saveFollower(db, {
+        user_id: user.id,
+        actor_id: follower.id.href,
+        inbox_url: follower.inboxId.href,
+        shared_inbox_url: follower.endpoints?.sharedInbox?.href ?? null,
+        handle: await getActorHandle(follower, { trimLeadingAt: true }).catch(() => null),
+        name: textOf(follower.name),
+        follow_id: follow.id.href,
+      });
+      await ctx.sendActivity({ identifier: target.identifier }, follower, new Accept({
+        id: new URL(`${ctx.getActorUri(target.identifier).href}#accepts/${randomUUID()}`),
+        actor: ctx.getActorUri(target.identifier),
+        object: follow,
+      }));
+    })
+    .on(Accept, async (ctx, accept) => {
+      if (!accept.actorId || !accept.objectId) return;
+      // The Follow (embedded, or by its id), or, as some servers send, the follower itself.
+      const follow = await accept.getObject(ctx).catch(() => null);
+      const follower = follow instanceof Follow ? follow.actorId : accept.objectId;
+      const local = follower ? ctx.parseUri(follower) : null;
+      if (local?.type === 'actor') {
+        const user = await store.findLocalActor(db, local.identifier);
+        if (user) await store.acceptFollowing(db, { userId: user.id, actorId: accept.actorId.href });
+        return;
+      }
+      if (follow instanceof Follow && follow.id) await store.acceptFollowingById(db, { actorId: accept.actorId.href, followId: follow.id.href });
+    })
+    .on(Undo, async (ctx, undo) => {
+      if (!undo.actorId) return;
+      const object = await undo.getObject(ctx).catch(() => null);
+      if (object instanceof Follow) {
+        const target = object.objectId && ctx.parseUri(object.objectId);
+        const user = target && target.type === 'actor' ? await store.findLocalActor(db, target.identifier) : undefined;
+        if (user) await store.removeFollower(db, user.id, undo.actorId.href);
+      } else if (object instanceof Like) {
+        if (object.id) await store.removeLike(db, { actorId: undo.actorId.href, activityId: object.id.href });
+      }
+    })
+    .on(Create, async (ctx, create) => {
+      if (!create.actorId) return;
+      const object = await create.getObject(ctx);
+      if (!(object instanceof Article || object instanceof Note) || !object.id) return;
+      // Only what the sender wrote itself: a Create of someone else's object is not theirs to send.
+      if (object.attributionId?.href !== create.actorId.href) return;
+      if (object.replyTargetId && (await receiveReply(ctx, create.actorId, object))) return;
+      if (!(await store.isFollowed(db, create.actorId.href))) return;
+      await store.savePost(db, postRow(create.actorId.href, object));
+    })
+    .on(Update, async (ctx, update) => {
+      if (!update.actorId) return;
+      const object = await update.getObject(ctx);
+      if (!(object instanceof Article || object instanceof Note) || !object.id) return;
+      if (object.attributionId?.href !== update.actorId.href) return;
+      // A reply of theirs to one of our blogs (sanitised inside), else a post of someone followed.
+      if (await updateRemoteReply(deps, { objectId: object.id.href, actorId: update.actorId.href, html: textOf(object.content) ?? '' })) return;
+      if (!(await store.isFollowed(db, update.actorId.href))) return;
+      await store.savePost(db, postRow(update.actorId.href, object));
+    })
+    .on(Delete, async (_ctx, del) => {
+      if (!del.actorId || !del.objectId) return;
+      const objectId = del.objectId.href;
+      await store.removePost(db, { objectId, actorId: del.actorId.href });
+      await deleteRemoteReply(deps, { objectId, actorId: del.actorId.href });
+    })
+    .on(Like, async (_ctx, like) => {
+      if (!like.actorId || !like.objectId) return;
+      const blogId = localBlogId(like.objectId);
+      if (blogId && (await publicBlogJson(deps, blogId))) await store.saveLike(db, { blogId, actorId: like.actorId.href, activityId: like.id?.href ?? null });
+    });
+
+  /** A Note or Article answering one of our blogs (or one of its comments) becomes a comment. */
+  async function receiveReply(ctx: Context<void>, actorId: URL, object: Article | Note): Promise<boolean> {
+    const target = object.replyTargetId!;
+    const blogId = localBlogId(target);
+    if (!blogId) return false;
+    const actor = await object.getAttribution(ctx).catch(() => null);
+    if (!actor || !isActor(actor)) return true;
+    const commentId = target.hash.startsWith('#comment-') ? target.hash.slice('#comment-'.length) : null;
+    await saveRemoteReply(deps, {
+      objectId: object.id!.href,
+      blogId,
+      parentCommentId: commentId,
+      actor: { id: actorId.href, name: textOf(actor.name) ?? actor.preferredUsername?.toString() ?? actorId.host, url: urlOf(actor.url) ?? actorId.href },
+      html: textOf(object.content) ?? '',
+      published: object.published ? new Date(object.published.epochMilliseconds) : null,
+    });
+    return true;
+  }
+
+  /** Our blog's id from its page's URL (`/viewBlog?id=…`, a comment's `#comment-…` too). */
+  function localBlogId(url: URL): string | null {
+    const own = new URL(config.publicUrl);
+    if (url.origin !== own.origin || url.pathname !== '/viewBlog') return null;
+    return url.searchParams.get('id');
+  }
+
+  function articleOf(ctx: Context<void>, identifier: string, blog: Blog): Article {
+    return new Article({
+      id: blogUrl(blog.id),
+      attribution: ctx.getActorUri(identifier),
+      name: blog.title,
+      content: blog.html,
+      summary: blog.excerpt ? escapeHtmlText(blog.excerpt) : null,
+      url: blogUrl(blog.id),
+      published: Temporal.Instant.from(blog.createdAt),
+      updated: Temporal.Instant.from(blog.updatedAt),
+      to: PUBLIC_COLLECTION,
+      cc: ctx.getFollowersUri(identifier),
+      image: blog.imageUrl ? new Image({ url: new URL(blog.imageUrl, config.publicUrl) }) : null,
+      tags: blog.tags.map((tag) => new Hashtag({ name: `#${tag}`, href: new URL(absoluteUrl(config.publicUrl, paths.tag(tag))) })),
+    });
+  }
+
+  function createOf(ctx: Context<void>, identifier: string, article: Article): Create {
+    return new Create({
+      id: new URL(`${article.id!.href}#create`),
+      actor: ctx.getActorUri(identifier),
+      object: article,
+      to: PUBLIC_COLLECTION,
+      cc: ctx.getFollowersUri(identifier),
+      published: article.published,
+    });
+  }
+
+  const context = () => federation.createContext(new URL(config.publicUrl));
+
+  /**
+   * WebFinger of `user@host` is always asked over https (Fedify, like every server). Only where
+   * private addresses are allowed (two local sites in a test) is plain http tried as well.
+   */
+  async function lookupHandle(ctx: Context<void>, handle: string) {
+    const found = await ctx.lookupObject(`@${handle}`).catch(() => null);
+    if (found || !config.federation.allowPrivateAddress) return found;
+    const host = handle.slice(handle.lastIndexOf('@') + 1);
+    const response = await fetch(`http://${host}/.well-known/webfinger?resource=${encodeURIComponent(`acct:${handle}`)}`, { headers: { accept: 'application/jrd+json' } }).catch(() => null);
+    if (!response?.ok) return null;
+    const links = ((await response.json().catch(() => ({}))) as { links?: Array<{ rel?: string; type?: string; href?: string }> }).links ?? [];
+    const self = links.find((link) => link.rel === 'self' && link.href && /activity\+json|ld\+json/.test(link.type ?? ''));
+    return self?.href ? ctx.lookupObject(self.href).catch(() => null) : null;
+  }
+
+  return {
+    federation,
+    messages,
+    async articleJson(blogId) {
+      const blog = await publicBlogJson(deps, blogId);
+      if (!blog) return null;
+      const author = await store.findAuthorOf(db, blog.userId);
+      if (!author) return null;
+      const ctx = context();
+      return articleOf(ctx, author.handle, blog).toJsonLd({ contextLoader: ctx.contextLoader });
+    },
+    async federateBlog(payload) {
+      const ctx = context();
+      const author = await store.findLocalActor(db, payload.handle);
+      // A suspended, blocked or renamed-away author sends nothing.
+      if (!author || author.id !== payload.userId) return;
+      const identifier = author.handle;
+      if (payload.action === 'delete') {
+        const id = blogUrl(payload.blogId);
+        await ctx.sendActivity({ identifier }, 'followers', new Delete({
+          id: new URL(`${id.href}#delete/${randomUUID()}`),
+          actor: ctx.getActorUri(identifier),
+          object: new Tombstone({ id }),
+          to: PUBLIC_COLLECTION,
+          cc: ctx.getFollowersUri(identifier),
+        }), { preferSharedInbox: true });
+        return;
+      }
+      // Drafts, hidden blogs and blogs gone since the job was queued never leave.
+      const blog = await publicBlogJson(deps, payload.blogId);
+      if (!blog || blog.userId !== author.id) return;
+      const article = articleOf(ctx, identifier, blog);
+      const activity = payload.action === 'create'
+        ? createOf(ctx, identifier, article)
+        : new Update({ id: new URL(`${article.id!.href}#update/${randomUUID()}`), actor: ctx.getActorUri(identifier), object: article, to: PUBLIC_COLLECTION, cc: ctx.getFollowersUri(identifier) });
+      await ctx.sendActivity({ identifier }, 'followers', activity, { preferSharedInbox: true });
+    },
+    async follow(userId, handle) {
+      const ctx = context();
+      const me = await store.findAuthorOf(db, userId);
+      if (!me) throw new FederationInputError('Your account cannot follow anyone.');
+      const found = await lookupHandle(ctx, handle.replace(/^@/, ''));
+      if (!found || !isActor(found) || !found.id || !found.inboxId) throw new FederationInputError('No fediverse account was found at that address.');
+      const actor = found as Actor;
+      const followId = new URL(`${ctx.getActorUri(me.handle).href}#follows/${randomUUID()}`);
+      const actorHandle = handle.replace(/^@/, '').toLowerCase();
+      const name = textOf(actor.name);
+      const state = await store.saveFollowing(db, { user_id: userId, actor_id: actor.id!.href, handle: actorHandle, name, inbox_url: actor.inboxId!.href, follow_id: followId.href });
+      await ctx.sendActivity({ identifier: me.handle }, actor, new Follow({ id: followId, actor: ctx.getActorUri(me.handle), object: actor.id }));
+      return { actorId: actor.id!.href, handle: actorHandle, name, state };
+    },
+    async unfollow(userId, actorId) {
+      const ctx = context();
+      const me = await store.findAuthorOf(db, userId);
+      const row = await store.removeFollowing(db, userId, actorId);
+      if (!row || !me) return false;
+      const follow = new Follow({ id: new URL(row.follow_id), actor: ctx.getActorUri(me.handle), object: new URL(row.actor_id) });
+      await ctx.sendActivity({ identifier: me.handle }, { id: new URL(row.actor_id), inboxId: new URL(row.inbox_url) }, new Undo({
+        id: new URL(`${row.follow_id}/undo`),
+        actor: ctx.getActorUri(me.handle),
+        object: follow,
+      }));
+      return true;
+    },
+    async reply(userId, inReplyTo, text) {
+      const ctx = context();
+      const me = await store.findAuthorOf(db, userId);
+      if (!me) throw new FederationInputError('Your account cannot reply.');
+      const target = await ctx.lookupObject(inReplyTo).catch(() => null);
+      if (!(target instanceof Article || target instanceof Note) || !target.id || !target.attributionId) throw new FederationInputError('That post could not be found.');
+      const author = await target.getAttribution(ctx).catch(() => null);
+      if (!author || !isActor(author) || !author.id || !author.inboxId) throw new FederationInputError('The author of that post could not be found.');
+      const noteId = new URL(`${ctx.getActorUri(me.handle).href}/notes/${randomUUID()}`);
+      const note = new Note({
+        id: noteId,
+        attribution: ctx.getActorUri(me.handle),
+        content: renderReplyHtml(text),
+        replyTarget: target.id,
+        to: author.id,
+        cc: PUBLIC_COLLECTION,
+        published: Temporal.Now.instant(),
+      });
+      await ctx.sendActivity({ identifier: me.handle }, author, new Create({
+        id: new URL(`${noteId.href}#create`),
+        actor: ctx.getActorUri(me.handle),
+        object: note,
+        to: author.id,
+        cc: PUBLIC_COLLECTION,
+      }));
+      return { id: noteId.href };
+    },
+  };
+}
+
+/** A refusal the API answers as a 400 (an unknown handle, a post that cannot be found). */
+export class FederationInputError extends Error {
+  override name = 'FederationInputError';
+}
+
+async function keyPair(db: Kysely<Database>, userId: string, algorithm: 'RSASSA-PKCS1-v1_5' | 'Ed25519'): Promise<CryptoKeyPair> {
+  const stored = await store.findKey(db, userId, algorithm);
+  if (stored) {
+    return { privateKey: await importJwk(stored.private_key, 'private'), publicKey: await importJwk(stored.public_key, 'public') };
+  }
+  const generated = await generateCryptoKeyPair(algorithm);
+  const saved = await store.saveKey(db, {
+    user_id: userId,
+    algorithm,
+    private_key: JSON.stringify(await exportJwk(generated.privateKey)),
+    public_key: JSON.stringify(await exportJwk(generated.publicKey)),
+  });
+  // Another request made the pair first: theirs is the one published.
+  if (!saved) return keyPair(db, userId, algorithm);
+  return generated;
+}
+
+function textOf(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return String(value);
+}
+
+function urlOf(value: unknown): string | null {
+  if (value instanceof URL) return value.href;
+  if (value && typeof value === 'object' && 'href' in value && value.href instanceof URL) return value.href.href;
+  return null;
+}
+
+function postRow(actorId: string, object: Article | Note) {
+  const content = textOf(object.content) ?? '';
+  return {
+    object_id: object.id!.href,
+    actor_id: actorId,
+    url: urlOf(object.url) ?? object.id!.href,
+    title: (textOf(object.name) ?? '').slice(0, 300),
+    html: sanitizeRemoteHtml(content),
+    summary: object.summary ? sanitizeRemoteHtml(textOf(object.summary) ?? '') : null,
+    published_at: object.published ? new Date(object.published.epochMilliseconds) : null,
+    updated_at: object.updated ? new Date(object.updated.epochMilliseconds) : null,
+  };
+}
+
