@@ -15,7 +15,7 @@ type Field = 'handle' | 'displayName' | 'bio';
 
 export const profileFormTexts = {
   handleLabel: 'Handle',
-  handleHelp: '3 to 30 lowercase letters a–z, digits and _. Your author page and the fediverse show it as @handle.',
+  handleHelp: '3 to 30 lowercase letters a–z, digits and _. Your author page and the fediverse show it as @handle; people who follow you from other sites follow that address, so changing it makes them lose you.',
   handleFromEmail: 'Your handle was made from your e-mail address when you first signed in. You can change it here.',
   displayNameLabel: 'Display name',
   bioLabel: 'Bio',
