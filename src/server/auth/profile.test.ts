@@ -3,7 +3,7 @@ import { authorPageSchema } from '../../shared/blog-schema.js';
 import { profileTexts, type ProfileRequest } from '../../shared/profile-schema.js';
 import * as profilesMigration from '../db/migrations/2026-11-26-01-profiles-and-federation.js';
 import { htmlText } from '../testing/html-text.js';
-import { useTestApp, type TestApp } from '../testing/test-app.js';
+import { TEST_PUBLIC_URL, useTestApp, type TestApp } from '../testing/test-app.js';
 import { authHeaders, randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { PROFILE_UPDATE_RATE_LIMIT } from './account.routes.js';
 
@@ -217,7 +217,8 @@ describe('the author page as the server renders it', () => {
     const after = await page(user.id);
     const text = htmlText(after.body);
     expect(text).toContain('Ada <i>Lovelace</i>');
-    expect(text).toContain('@countess');
+    // The fediverse address a reader on another site follows.
+    expect(text).toContain(`@countess@${new URL(TEST_PUBLIC_URL).host}`);
     expect(text).toContain(bio);
     expect(after.body).not.toContain('<img src=x');
     expect(after.body).not.toContain('<i>Lovelace</i>');
