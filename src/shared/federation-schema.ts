@@ -16,6 +16,7 @@ const remoteUrlSchema = z
 
 /** `POST /api/federation/following`. */
 export const followInputSchema = z.object({ handle: fediverseHandleSchema });
+export type FollowInput = z.infer<typeof followInputSchema>;
 /** `DELETE /api/federation/following`: the followed actor's id. */
 export const unfollowInputSchema = z.object({ actorId: remoteUrlSchema });
 
@@ -27,6 +28,7 @@ export const followingSchema = z.object({
 });
 export type Following = z.infer<typeof followingSchema>;
 export const followingListSchema = z.object({ items: z.array(followingSchema) });
+export type FollowingList = z.infer<typeof followingListSchema>;
 
 export const remotePostSchema = z.object({
   objectId: z.string(),
@@ -43,6 +45,7 @@ export const remotePostSchema = z.object({
 });
 export type RemotePost = z.infer<typeof remotePostSchema>;
 export const timelineSchema = z.object({ items: z.array(remotePostSchema) });
+export type Timeline = z.infer<typeof timelineSchema>;
 
 export const REPLY_MAX_LENGTH = 5000;
 /** `POST /api/federation/replies`: a reply, as plain text, to a remote post. */
@@ -50,4 +53,6 @@ export const replyInputSchema = z.object({
   inReplyTo: remoteUrlSchema,
   content: z.string().trim().min(1, 'Write a reply first.').max(REPLY_MAX_LENGTH, `A reply is at most ${REPLY_MAX_LENGTH} characters.`),
 });
+export type ReplyInput = z.infer<typeof replyInputSchema>;
 export const replyResultSchema = z.object({ id: z.string() });
+export type ReplyResult = z.infer<typeof replyResultSchema>;

@@ -28,6 +28,8 @@ export const paths = {
   ai: () => '/ai',
   moderation: () => '/moderation',
   import: () => '/import',
+  /** The signed-in reader's fediverse follows, their posts and replies. */
+  following: () => '/following',
   auth: (view?: string, extra: Record<string, string> = {}) => withQuery('/auth', { view, ...extra }),
   viewBlog: (id: string) => withQuery('/viewBlog', { id }),
   edit: (id: string) => withQuery('/edit', { id }),

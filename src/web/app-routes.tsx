@@ -51,6 +51,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/drafts', async () => (await import('./routes/drafts')).draftsScreen),
         screen('/moderation', async () => (await import('./routes/moderation')).moderationScreen),
         screen('/import', async () => (await import('./routes/import')).importScreen),
+        screen('/following', async () => (await import('./routes/following')).followingScreen),
         {
           path: '*',
           // The server answers unknown paths with 404 and this screen.

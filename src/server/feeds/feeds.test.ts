@@ -145,7 +145,7 @@ describe('feeds and crawl files', () => {
       const { lines, values } = await rules();
       expect(lines[0]).toBe('User-agent: *');
       expect(values('Allow')).toEqual(['/']);
-      expect(values('Disallow').sort()).toEqual(['/ai', '/api/', '/auth', '/create', '/drafts', '/edit', '/import', '/moderation', '/settings']);
+      expect(values('Disallow').sort()).toEqual(['/ai', '/api/', '/auth', '/create', '/drafts', '/edit', '/following', '/import', '/moderation', '/settings']);
       expect(values('Sitemap')).toEqual([`${TEST_PUBLIC_URL}/sitemap.xml`]);
     });
 
@@ -155,7 +155,7 @@ describe('feeds and crawl files', () => {
       for (const url of ['/', '/about', '/support', `/viewBlog?id=${blogs[0]!.id}`, '/search?searchTerm=x', '/rss.xml', '/sitemap.xml']) {
         expect(blocked(url), url).toBe(false);
       }
-      for (const url of ['/api/blogs', '/create', '/edit?id=1', '/settings', '/ai', '/auth?view=sign_in', '/moderation', '/import']) {
+      for (const url of ['/api/blogs', '/create', '/edit?id=1', '/settings', '/ai', '/auth?view=sign_in', '/moderation', '/import', '/following']) {
         expect(blocked(url), url).toBe(true);
       }
     });

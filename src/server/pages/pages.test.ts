@@ -202,6 +202,7 @@ describe('server-rendered pages', () => {
       ['/settings', 'Settings'],
       ['/ai', 'AI Blog Generator'],
       ['/drafts', 'My Drafts'],
+      ['/following', 'Following on the fediverse'],
       ['/auth', 'Login or Register'],
     ]) {
       const response = await get(url!);
@@ -296,7 +297,7 @@ describe('server-rendered pages in the response cache', () => {
       expect((await page(url)).headers['x-cache'], url).toBe('hit');
     }
     // Screens about their reader ('never') and not-found answers are never kept.
-    for (const url of ['/create', '/settings', '/drafts', '/no-such-page']) {
+    for (const url of ['/create', '/settings', '/drafts', '/following', '/no-such-page']) {
       await page(url);
       expect((await page(url)).headers['x-cache'], url).toBeUndefined();
     }

@@ -1,5 +1,6 @@
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
+import { Link } from 'react-router';
 import { RequireSession, type SignedInUser } from '../components/require-session';
 import { useAccount } from '../features/auth/api/get-account';
 import { ChangePasswordForm } from '../features/auth/components/change-password-form';
@@ -50,6 +51,15 @@ function Settings({ user }: { user: SignedInUser }) {
         <Card.Body>
           <h2 className="h5 mb-3">Subscriptions</h2>
           <SubscriptionList userId={user.id} />
+        </Card.Body>
+      </Card>
+      <Card className="mb-4">
+        <Card.Body>
+          <h2 className="h5 mb-3">Fediverse</h2>
+          <p className="mb-3">Follow authors on Mastodon and other fediverse sites, read their posts here and reply.</p>
+          <Link className="btn btn-outline-primary" to={paths.following()}>
+            Following on the fediverse
+          </Link>
         </Card.Body>
       </Card>
       <Card className="mb-4">
