@@ -8,6 +8,7 @@ import { useChangePassword } from '../api/change-password';
 import { authErrorMessage } from '../auth-texts';
 import { PasswordField } from './auth-fields';
 import { ErrorNotice } from './form-notices';
+import { firstErrorPerField } from '../../../lib/field-errors';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
 
@@ -25,9 +26,7 @@ export function ChangePasswordForm() {
     setServerError(null);
     const parsed = changePasswordSchema.safeParse({ ...values, revokeOtherSessions });
     if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
-      setErrors(next);
+      setErrors(firstErrorPerField<Field>(parsed.error));
       return;
     }
     setErrors({});

@@ -11,6 +11,7 @@ import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
 import { PasswordField } from './auth-fields';
 import { ErrorNotice } from './form-notices';
+import { firstErrorPerField } from '../../../lib/field-errors';
 
 /*
  * The e-mailed links open these pages, and only their button spends the token: a mail scanner
@@ -90,9 +91,7 @@ function UpdatePassword({ token }: { token: string }) {
     event.preventDefault();
     const parsed = newPasswordPairSchema.safeParse({ newPassword, confirmPassword });
     if (!parsed.success) {
-      const next: typeof errors = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof typeof errors] ??= issue.message;
-      setErrors(next);
+      setErrors(firstErrorPerField<keyof typeof errors>(parsed.error));
       return;
     }
     setErrors({});

@@ -10,6 +10,7 @@ import { LoadingPage } from '../../../components/loading-page';
 import { errorMessage } from '../../../lib/api-client';
 import { useProfile, useSaveProfile } from '../api/profile';
 import { ErrorNotice, SuccessNotice } from './form-notices';
+import { firstErrorPerField } from '../../../lib/field-errors';
 
 type Field = 'handle' | 'displayName' | 'bio';
 
@@ -48,9 +49,7 @@ function ProfileForm({ userId, profile }: { userId: string; profile: OwnProfile 
     setSaved(false);
     const parsed = profileInputSchema.safeParse(values);
     if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
-      setErrors(next);
+      setErrors(firstErrorPerField<Field>(parsed.error));
       return;
     }
     setErrors({});
