@@ -76,7 +76,7 @@ describe('federation: discovery', () => {
 
   it('answers the Article on the blog page URL for ActivityPub, not for a browser; drafts are not found', async () => {
     const handle = await handleOf(t, users.author.id);
-    const blog = await postBlog(t.app, users.author, { title: 'Federated title', blog: 'Some **words** here.', tags: 'fedi' });
+    const blog = await postBlog(t.app, users.author, { title: 'Federated title', blog: 'Some **words** here, [about us](/about).', tags: 'fedi' });
     const response = await t.app.inject({ url: `/viewBlog?id=${blog.id}`, headers: { accept: AP } });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toContain('application/activity+json');
@@ -85,6 +85,9 @@ describe('federation: discovery', () => {
     expect(article.id?.href).toBe(`${TEST_PUBLIC_URL}/viewBlog?id=${blog.id}`);
     expect(article.name?.toString()).toBe('Federated title');
     expect(article.content?.toString()).toContain('<strong>words</strong>');
+    // What leaves the site has absolute links (another server has no page to resolve `/about` against).
+    expect(article.content?.toString()).toContain(`href="${TEST_PUBLIC_URL}/about"`);
+    expect(response.body).toContain('"#fedi"');
     expect(article.attributionId?.href).toBe(`${TEST_PUBLIC_URL}/users/${handle}`);
     expect(article.url?.toString()).toBe(`${TEST_PUBLIC_URL}/viewBlog?id=${blog.id}`);
 

@@ -27,7 +27,7 @@ import { absoluteUrl, paths } from '../../shared/paths.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { BlogFederatePayload } from '../core/blog-federation.js';
-import { escapeHtmlText } from '../markdown/outgoing-text.js';
+import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { createKvStore } from './kv-store.js';
@@ -257,13 +257,15 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
     return url.searchParams.get('id');
   }
 
+  /** What leaves the site goes through `outgoingText`: the page's markup sanitised once more, every link and image absolute. */
   function articleOf(ctx: Context<void>, identifier: string, blog: Blog): Article {
+    const out = outgoingText({ html: blog.html, excerpt: blog.excerpt }, { pageUrl: blogUrl(blog.id).href, imagePrefixes: [deps.storage.publicBaseUrl] });
     return new Article({
       id: blogUrl(blog.id),
       attribution: ctx.getActorUri(identifier),
       name: blog.title,
-      content: blog.html,
-      summary: blog.excerpt ? escapeHtmlText(blog.excerpt) : null,
+      content: out.html,
+      summary: out.text ? out.textAsHtml : null,
       url: blogUrl(blog.id),
       published: Temporal.Instant.from(blog.createdAt),
       updated: Temporal.Instant.from(blog.updatedAt),
