@@ -6,6 +6,7 @@ import { clientKey, type RateLimiter } from '../rate-limit/rate-limit.js';
 import type { CacheInvalidation } from './cache-invalidation.js';
 import type { Encoding, ResponseCache } from './response-cache.js';
 import { declaredCache, declaredChanges } from './route-caching.js';
+import { varyOf } from '../http/negotiated-pages.js';
 
 /** `Accept-Encoding` headers come in a handful of shapes: each is parsed once. */
 const encodings = new Map<string, Encoding>();
@@ -149,7 +150,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       lastModified: reply.getHeader('last-modified') as string | undefined,
       tags,
     }, keptFor.get(request));
-    void reply.header('x-cache', 'miss').header('vary', 'accept-encoding, cookie');
+    void reply.header('x-cache', 'miss').header('vary', varyOf(request.url, 'accept-encoding, cookie'));
     if (stored) void reply.header('etag', stored.etag);
     return payload;
   });

@@ -1,6 +1,7 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { strongEtag } from '../http/conditional-get.js';
 import { TaggedLru } from './tagged-lru.js';
+import { varyOf } from '../http/negotiated-pages.js';
 
 /** What a cached answer needs to be sent again: its bytes, their type, and how long others may keep it. */
 export interface CachedResponse {
@@ -70,7 +71,7 @@ export class ResponseCache {
       ...Object.entries(this.securityHeaders).flat(),
       'etag', etag,
       'x-cache', 'hit',
-      'vary', 'accept-encoding, cookie',
+      'vary', varyOf(key, 'accept-encoding, cookie'),
       ...(entry.cacheControl ? ['cache-control', entry.cacheControl] : []),
       ...(entry.lastModified ? ['last-modified', entry.lastModified] : []),
     ];

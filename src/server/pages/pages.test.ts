@@ -293,8 +293,13 @@ describe('server-rendered pages in the response cache', () => {
     const other = await postBlog(t.app, writer, { title: 'Another kept page', blog: 'Its text.' });
     const page = (url: string) => t.app.inject({ method: 'GET', url });
     for (const url of ['/', '/?sort=new&page=1', `/viewBlog?id=${blog.id}`, `/viewBlog?id=${other.id}`, '/search?searchTerm=kept', `/author?id=${writer.id}`, '/tags', '/support']) {
-      expect((await page(url)).statusCode, url).toBe(200);
-      expect((await page(url)).headers['x-cache'], url).toBe('hit');
+      const first = await page(url);
+      expect(first.statusCode, url).toBe(200);
+      const again = await page(url);
+      expect(again.headers['x-cache'], url).toBe('hit');
+      // A blog's page URL also answers its ActivityPub Article: its answers vary on Accept, kept or not.
+      const negotiated = url.startsWith('/viewBlog');
+      for (const answer of [first, again]) expect(String(answer.headers.vary).split(/,\s*/).includes('accept'), url).toBe(negotiated);
     }
     // Screens about their reader ('never') and not-found answers are never kept.
     for (const url of ['/create', '/settings', '/drafts', '/following', '/no-such-page']) {

@@ -6,6 +6,7 @@ import { PAGE_SCRIPTS_ATTRIBUTE, PAGE_STATE_ID, type ApiTransport, type Rendered
 import { declarePageTags } from '../cache/response-cache.plugin.js';
 import { preferredEncoding } from '../http/accept-encoding.js';
 import type { PageRenderer } from './page-renderer.js';
+import { varyOf } from '../http/negotiated-pages.js';
 
 /** Shown when rendering itself fails: plain, with nothing of the error in it. */
 const SERVER_ERROR_PAGE =
@@ -94,7 +95,7 @@ export function createPageHandler(app: FastifyInstance, { renderer, site }: Page
     reply
       .status(page.status)
       .header('cache-control', signedIn ? 'private, no-store' : 'no-cache')
-      .header('vary', signedIn ? 'accept-encoding, cookie' : 'accept-encoding')
+      .header('vary', varyOf(request.url, signedIn ? 'accept-encoding, cookie' : 'accept-encoding'))
       .type('text/html; charset=utf-8');
     // Pages answer from the not-found handler, which @fastify/compress's per-route hooks do not
     // reach, so the page is compressed here.
