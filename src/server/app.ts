@@ -161,7 +161,7 @@ export async function buildApp(options: BuildAppOptions) {
       queue,
       contentChanged: (tags) => app.contentChanged(tags),
     });
-    registerFederationJobs(queue, loadFederation);
+    registerFederationJobs(queue, database.db, loadFederation);
     // Before the response cache's hook: a server asking for an Article never gets a cached page.
     registerArticleNegotiation(app, { loadFederation });
   }
