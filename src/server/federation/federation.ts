@@ -33,7 +33,8 @@ import type { ImageStorage } from '../storage/storage.js';
 import { createKvStore } from './kv-store.js';
 import { createMessageQueue, type FederationMessageQueue } from './message-queue.js';
 import * as store from './federation.repository.js';
-import { renderReplyHtml, sanitizeRemoteHtml } from './remote-html.js';
+import { remoteMarkup } from '../markdown/remote-markup.js';
+import { renderReplyHtml } from './remote-html.js';
 import { publicBlogJson } from './public-blogs.js';
 import { deleteRemoteReply, saveRemoteReply, updateRemoteReply } from '../core/remote-replies.js';
 
@@ -433,13 +434,15 @@ function urlOf(value: unknown): string | null {
 
 function postRow(actorId: string, object: Article | Note) {
   const content = textOf(object.content) ?? '';
+  const url = urlOf(object.url) ?? object.id!.href;
   return {
     object_id: object.id!.href,
     actor_id: actorId,
-    url: urlOf(object.url) ?? object.id!.href,
+    url,
     title: (textOf(object.name) ?? '').slice(0, 300),
-    html: sanitizeRemoteHtml(content),
-    summary: object.summary ? sanitizeRemoteHtml(textOf(object.summary) ?? '') : null,
+    // Relative links in a post are relative to where it lives, not to this site.
+    html: remoteMarkup(content, url),
+    summary: object.summary ? remoteMarkup(textOf(object.summary) ?? '', url) : null,
     published_at: object.published ? new Date(object.published.epochMilliseconds) : null,
     updated_at: object.updated ? new Date(object.updated.epochMilliseconds) : null,
   };
