@@ -10,6 +10,7 @@ import { configuredSocialProviders } from './auth.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { EVERYTHING, LISTS, changes, neverCached, privateAnswer } from '../cache/route-caching.js';
 import { ownDataRead } from '../http/own-data-read.js';
+import { signedInFirst, rateLimitedUser } from '../http/signed-in.js';
 
 export const DELETE_ACCOUNT_RATE_LIMITS = {
   perUser: { max: 5, windowSeconds: 15 * 60 },
@@ -69,14 +70,10 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         body: profileInputSchema,
         response: { 200: ownProfileSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema },
       },
-      // Signed-out callers get 401 before anything about the request itself is judged.
-      preValidation: async (request) => {
-        await deps.sessions.requireUser(request);
-      },
+      ...signedInFirst(deps),
     },
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`profile-update:user:${user.id}`, PROFILE_UPDATE_RATE_LIMIT, TOO_MANY_PROFILE_UPDATES);
+      const user = await rateLimitedUser(deps, request, 'profile-update:user', PROFILE_UPDATE_RATE_LIMIT, TOO_MANY_PROFILE_UPDATES);
       return saveProfile(deps, user, request.body);
     },
   );

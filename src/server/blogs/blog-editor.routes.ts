@@ -8,6 +8,7 @@ import { renderBlogWithImages } from './blog-rendering.service.js';
 import { removeBlogImage } from './blogs.service.js';
 import { changes, theBlogAndLists } from '../cache/route-caching.js';
 import { idParams } from '../http/ids.js';
+import { rateLimitedUser } from '../http/signed-in.js';
 
 /** A preview per click of 'Preview': far more than anyone writing clicks, per user and per address. */
 export const BLOG_PREVIEW_RATE_LIMIT = { max: 120, windowSeconds: 10 * 60 };
@@ -26,8 +27,7 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       },
     },
     async (request, reply) => {
-      const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`blog-preview:user:${user.id}`, BLOG_PREVIEW_RATE_LIMIT, TOO_MANY_PREVIEWS);
+      await rateLimitedUser(deps, request, 'blog-preview:user', BLOG_PREVIEW_RATE_LIMIT, TOO_MANY_PREVIEWS);
       await deps.limiter.enforce(`blog-preview:client:${clientKey(request.ip)}`, BLOG_PREVIEW_RATE_LIMIT, TOO_MANY_PREVIEWS);
       // The stored blog is trimmed by its schema before it is rendered; the preview is too.
       const { rendered } = await renderBlogWithImages(deps, request.body.blog.trim());

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { markUnchangedForReaders } from '../cache/response-cache.plugin.js';
-import { cachedAs, changes, LISTS, privateAnswer, theBlog, theBlogAndLists } from '../cache/route-caching.js';
-import { publicReader } from '../http/public-read.js';
-import { clientKey, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
+import { changes, LISTS, privateAnswer, theBlog, theBlogAndLists } from '../cache/route-caching.js';
+import { publicRead, publicReader } from '../http/public-read.js';
+import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import {
   assertOwnBlog,
@@ -43,16 +43,13 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.get(
     '/api/blogs',
-    {
-      config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
-      schema: {
-        tags: ['blogs'],
-        summary:
-          "One page of blogs: 'top' (best rated, then newest; the default), 'new' (newest first) or 'hot' (rating with time decay); `tag` keeps those carrying that tag",
-        querystring: blogListQuerySchema,
-        response: { 200: blogPageSchema },
-      },
-    },
+    publicRead(LISTS, {
+      tags: ['blogs'],
+      summary:
+        "One page of blogs: 'top' (best rated, then newest; the default), 'new' (newest first) or 'hot' (rating with time decay); `tag` keeps those carrying that tag",
+      querystring: blogListQuerySchema,
+      response: { 200: blogPageSchema },
+    }),
     async (request, reply) => {
       const viewerId = await publicReader(deps, request, reply);
       return listBlogs(serviceDeps(request), viewerId, request.query);
@@ -61,16 +58,13 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.get(
     '/api/authors/:id/blogs',
-    {
-      config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
-      schema: {
-        tags: ['blogs'],
-        summary: "One page of an author's blogs, newest first, and the author: e-mail, handle, display name and bio",
-        params: idParams,
-        querystring: pageQuerySchema,
-        response: { 200: authorPageSchema, 404: apiErrorSchema },
-      },
-    },
+    publicRead(LISTS, {
+      tags: ['blogs'],
+      summary: "One page of an author's blogs, newest first, and the author: e-mail, handle, display name and bio",
+      params: idParams,
+      querystring: pageQuerySchema,
+      response: { 200: authorPageSchema, 404: apiErrorSchema },
+    }),
     async (request, reply) => {
       const viewerId = await publicReader(deps, request, reply);
       return listAuthorBlogs(serviceDeps(request), viewerId, request.params.id, request.query.page);
@@ -97,15 +91,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.get(
     '/api/blogs/:id',
-    {
-      config: cachedAs(theBlog, { readLimit: PUBLIC_READ_LIMIT }),
-      schema: {
-        tags: ['blogs'],
-        summary: 'One blog',
-        params: idParams,
-        response: { 200: blogSchema, 404: apiErrorSchema },
-      },
-    },
+    publicRead(theBlog, { tags: ['blogs'], summary: 'One blog', params: idParams, response: { 200: blogSchema, 404: apiErrorSchema } }),
     async (request, reply) => {
       const viewerId = await publicReader(deps, request, reply);
       return getBlog(serviceDeps(request), viewerId, request.params.id);

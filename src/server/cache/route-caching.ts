@@ -29,7 +29,7 @@ export interface RouteCache {
   readLimit?: ReadLimit;
 }
 
-type Tags = readonly string[] | ((request: FastifyRequest) => readonly string[] | undefined);
+export type Tags = readonly string[] | ((request: FastifyRequest) => readonly string[] | undefined);
 
 const asFunction = (tags: Tags) => (typeof tags === 'function' ? tags : () => tags);
 

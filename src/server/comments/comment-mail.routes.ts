@@ -6,6 +6,7 @@ import { clientKey } from '../rate-limit/rate-limit.js';
 import { getCommentMailSetting, setCommentMailSetting, unsubscribeWithToken } from './comment-mail.service.js';
 import { ownDataRead } from '../http/own-data-read.js';
 import { registerOneClickUnsubscribe } from '../http/one-click-unsubscribe.js';
+import { signedInFirst } from '../http/signed-in.js';
 
 /** Unsubscribing, per client address: a person clicks once; a stop for anyone guessing tokens. */
 export const UNSUBSCRIBE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
@@ -32,9 +33,7 @@ export const commentMailRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
         body: commentEmailSettingSchema,
         response: { 200: commentEmailSettingSchema, 400: apiErrorSchema, 401: apiErrorSchema },
       },
-      preValidation: async (request) => {
-        await deps.sessions.requireUser(request);
-      },
+      ...signedInFirst(deps),
     },
     async (request) => {
       const user = await deps.sessions.requireUser(request);

@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { commentInputSchema, commentListSchema, commentSchema, newCommentInputSchema } from '../../shared/comment-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { publicReader } from '../http/public-read.js';
+import { publicRead, publicReader } from '../http/public-read.js';
 import { mailAboutComment } from './comment-mail.service.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
-import { cachedAs, theBlog } from '../cache/route-caching.js';
-import { PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
+import { theBlog } from '../cache/route-caching.js';
 import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 import { idParams } from '../http/ids.js';
+import { signedInFirst, rateLimitedUser } from '../http/signed-in.js';
 
 /** A conversation by hand is a few comments a minute at most; a stop for a script posting spam. */
 export const COMMENT_CREATE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
@@ -32,15 +32,12 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
 
   app.get(
     '/api/blogs/:id/comments',
-    {
-      config: cachedAs(theBlog, { readLimit: PUBLIC_READ_LIMIT }),
-      schema: {
-        tags: ['comments'],
-        summary: "A blog's comments, oldest first, each with its replies",
-        params: idParams,
-        response: { 200: commentListSchema, 404: apiErrorSchema },
-      },
-    },
+    publicRead(theBlog, {
+      tags: ['comments'],
+      summary: "A blog's comments, oldest first, each with its replies",
+      params: idParams,
+      response: { 200: commentListSchema, 404: apiErrorSchema },
+    }),
     async (request, reply) => {
       const viewerId = await publicReader(deps, request, reply);
       return listComments(serviceDeps, viewerId, request.params.id);
@@ -57,14 +54,10 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         body: newCommentInputSchema,
         response: { 201: commentSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
       },
-      // Signed-out callers get 401 before anything about the request itself is judged.
-      preValidation: async (request) => {
-        await deps.sessions.requireUser(request);
-      },
+      ...signedInFirst(deps),
     },
     async (request, reply) => {
-      const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`comment-create:${user.id}`, COMMENT_CREATE_RATE_LIMIT, TOO_MANY_COMMENTS);
+      const user = await rateLimitedUser(deps, request, 'comment-create', COMMENT_CREATE_RATE_LIMIT, TOO_MANY_COMMENTS);
       const written = await createComment(serviceDeps, user.id, request.params.id, request.body);
       await app.contentChanged(changedTags(written.blogId, true));
       // After the commit, and not awaited: a slow or failing mail server neither delays nor fails the comment.
@@ -84,13 +77,10 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         body: commentInputSchema,
         response: { 200: commentSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
       },
-      preValidation: async (request) => {
-        await deps.sessions.requireUser(request);
-      },
+      ...signedInFirst(deps),
     },
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`comment-change:${user.id}`, COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
+      const user = await rateLimitedUser(deps, request, 'comment-change', COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
       const written = await updateComment(serviceDeps, user.id, request.params.id, request.body);
       await app.contentChanged(changedTags(written.blogId, false));
       return written.comment;
@@ -108,8 +98,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`comment-change:${user.id}`, COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
+      const user = await rateLimitedUser(deps, request, 'comment-change', COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
       const { blogId } = await deleteComment(serviceDeps, user.id, request.params.id);
       await app.contentChanged(changedTags(blogId, true));
       return reply.status(204).send(null);

@@ -17,6 +17,7 @@ import { neverCached, privateAnswer } from '../cache/route-caching.js';
 import { badRequest, notFound } from '../errors.js';
 import { ownDataRead } from '../http/own-data-read.js';
 import { clientKey, type RateLimitRule } from '../rate-limit/rate-limit.js';
+import { rateLimitedUser } from '../http/signed-in.js';
 import type { FederationLoader } from './federation-loader.js';
 import * as store from './federation.repository.js';
 
@@ -36,6 +37,7 @@ export function wantsActivityJson(request: FastifyRequest): boolean {
 }
 
 export type FederationRouteDeps = AppDeps & { loadFederation: FederationLoader };
+type FederationSite = Awaited<ReturnType<FederationLoader>>;
 
 /**
  * The protocol's routes (WebFinger, NodeInfo, actors, inboxes, collections) hand a Web `Request`
@@ -45,7 +47,12 @@ export type FederationRouteDeps = AppDeps & { loadFederation: FederationLoader }
 export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = async (app, deps) => {
   await app.register(async (protocol) => protocolRoutes(protocol, deps));
 
-  const limitFollow = (userId: string) => deps.limiter.enforce(`federation-follow:${userId}`, FOLLOW_LIMIT);
+  /** A follow or a reply on behalf of the signed-in user: limited per user, the site's input errors answered 400. */
+  const limitedSiteAction = async <T>(request: FastifyRequest, act: (site: FederationSite, userId: string) => Promise<T>): Promise<T> => {
+    const user = await rateLimitedUser(deps, request, 'federation-follow', FOLLOW_LIMIT);
+    const site = await deps.loadFederation();
+    return asInputError(() => act(site, user.id));
+  };
 
   app.get(
     '/api/federation/following',
@@ -69,12 +76,7 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
         response: { 200: followingSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
       },
     },
-    async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      await limitFollow(user.id);
-      const site = await deps.loadFederation();
-      return asInputError(() => site.follow(user.id, request.body.handle));
-    },
+    async (request) => limitedSiteAction(request, (site, userId) => site.follow(userId, request.body.handle)),
   );
 
   app.delete(
@@ -130,12 +132,7 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
         response: { 200: replyResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
       },
     },
-    async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      await limitFollow(user.id);
-      const site = await deps.loadFederation();
-      return asInputError(() => site.reply(user.id, request.body.inReplyTo, request.body.content));
-    },
+    async (request) => limitedSiteAction(request, (site, userId) => site.reply(userId, request.body.inReplyTo, request.body.content)),
   );
 };
 

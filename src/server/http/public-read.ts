@@ -1,7 +1,15 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { AppDeps } from '../app-deps.js';
-import { declaredReadLimit } from '../cache/route-caching.js';
-import { clientKey } from '../rate-limit/rate-limit.js';
+import { cachedAs, declaredReadLimit, type Tags } from '../cache/route-caching.js';
+import { clientKey, PUBLIC_READ_LIMIT, type ReadLimit } from '../rate-limit/rate-limit.js';
+
+/**
+ * The options of a public read API: its anonymous answers are kept under `shows`, and its reads are
+ * counted against `readLimit`, by the route (`publicReader`, `countRead`) and the cache's hits alike.
+ */
+export function publicRead<Schema extends FastifySchema>(shows: Tags, schema: Schema, readLimit: ReadLimit = PUBLIC_READ_LIMIT) {
+  return { config: cachedAs(shows, { readLimit }), schema };
+}
 
 /**
  * How every public read API starts: counts the read against the client's limit (the one its route

@@ -6,6 +6,7 @@ import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { INLINE_IMAGE_FORM_LIMITS, readInlineImageForm } from './inline-image-form.js';
 import { uploadInlineImage } from '../core/inline-images.js';
+import { rateLimitedUser } from '../http/signed-in.js';
 
 /** Twenty images a blog, a few blogs in ten minutes; a script filling the disk is stopped. */
 export const INLINE_IMAGE_UPLOAD_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
@@ -31,8 +32,7 @@ export const inlineImageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       },
     },
     async (request, reply) => {
-      const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`inline-image:user:${user.id}`, INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS);
+      const user = await rateLimitedUser(deps, request, 'inline-image:user', INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS);
       await deps.limiter.enforce(`inline-image:client:${clientKey(request.ip)}`, INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS);
       const upload = await readInlineImageForm(request);
       const uploaded = await uploadInlineImage({ db: deps.db, storage: deps.storage, log: request.log }, user.id, upload);

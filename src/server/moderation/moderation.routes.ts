@@ -14,6 +14,7 @@ import { notFound } from '../errors.js';
 import { createReport, getOverview, performAction } from './moderation.service.js';
 import { privateAnswer } from '../cache/route-caching.js';
 import { moderatorGuard } from '../core/moderators.js';
+import { signedInFirst, rateLimitedUser } from '../http/signed-in.js';
 
 /** Reports per reader: more than anyone files by hand, a stop for a script flooding the moderators. */
 export const REPORT_RATE_LIMIT = { max: 20, windowSeconds: 10 * 60 };
@@ -33,13 +34,10 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
         body: reportInputSchema,
         response: { 201: reportCreatedSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema },
       },
-      preValidation: async (request) => {
-        await deps.sessions.requireUser(request);
-      },
+      ...signedInFirst(deps),
     },
     async (request, reply) => {
-      const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`report:${user.id}`, REPORT_RATE_LIMIT, 'You have sent many reports in a short time. Please wait a few minutes.');
+      const user = await rateLimitedUser(deps, request, 'report', REPORT_RATE_LIMIT, 'You have sent many reports in a short time. Please wait a few minutes.');
       return reply.status(201).send(await createReport(serviceDeps, user, request.body));
     },
   );

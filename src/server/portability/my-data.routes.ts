@@ -4,6 +4,7 @@ import { apiErrorSchema } from '../../shared/api-error.js';
 import type { AppDeps } from '../app-deps.js';
 import { privateAnswer } from '../cache/route-caching.js';
 import { myDataZip } from './export/my-data.service.js';
+import { rateLimitedUser } from '../http/signed-in.js';
 
 const MY_DATA_LIMIT = { max: 5, windowSeconds: 60 * 60 };
 
@@ -23,8 +24,7 @@ export const myDataRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       compress: false,
     },
     async (request, reply) => {
-      const user = await deps.sessions.requireUser(request);
-      await deps.limiter.enforce(`my-data:user:${user.id}`, MY_DATA_LIMIT, 'You downloaded your data several times in the last hour. Please try again later.');
+      const user = await rateLimitedUser(deps, request, 'my-data:user', MY_DATA_LIMIT, 'You downloaded your data several times in the last hour. Please try again later.');
       const stream = await myDataZip({ db: deps.db, storage: deps.storage }, user.id);
       return reply
         .header('content-type', 'application/zip')

@@ -130,19 +130,13 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
 
   app.get(
     '/api/authors/:id/subscribers',
-    {
-      config: privateAnswer,
-      schema: {
-        tags: ['subscriptions'],
-        summary: 'How many confirmed subscribers the author has (the author only)',
-        params: idParams,
-        response: { 200: subscriberCountSchema, 401: apiErrorSchema, 403: apiErrorSchema },
-      },
-    },
-    async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      return subscriberCount(serviceDeps(request.log), user, request.params.id);
-    },
+    ownDataRead({
+      tags: ['subscriptions'],
+      summary: 'How many confirmed subscribers the author has (the author only)',
+      params: idParams,
+      response: { 200: subscriberCountSchema, 403: apiErrorSchema },
+    }),
+    async (request) => subscriberCount(serviceDeps(request.log), await deps.sessions.requireUser(request), request.params.id),
   );
 
   // The link of the `List-Unsubscribe` header; a GET of the same URL is the page with the 'Unsubscribe' button.

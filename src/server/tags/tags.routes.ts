@@ -2,16 +2,12 @@ import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tagsPageSchema, tagsQuerySchema, tagSuggestionsQuerySchema, tagSuggestionsSchema } from '../../shared/tag-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { cachedAs, LISTS } from '../cache/route-caching.js';
-import { countRead } from '../http/public-read.js';
-import { PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
+import { LISTS } from '../cache/route-caching.js';
+import { countRead, publicRead } from '../http/public-read.js';
 import { listTags, suggestTags } from './tags.service.js';
 
 /** Both routes' options: cached under `lists`, counted against the public read limit. */
-const tagsRead = <Schema extends FastifySchema>(schema: Schema) => ({
-  config: cachedAs(LISTS, { readLimit: PUBLIC_READ_LIMIT }),
-  schema: { tags: ['tags'], ...schema },
-});
+const tagsRead = <Schema extends FastifySchema>(schema: Schema) => publicRead(LISTS, { tags: ['tags'], ...schema });
 
 /**
  * The tags of public blogs. The same for every reader (no votes in them): the response cache keeps

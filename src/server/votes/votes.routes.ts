@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { voteInputSchema, voteResultSchema } from '../../shared/blog-schema.js';
 import { messages } from '../../shared/messages.js';
@@ -8,6 +9,7 @@ import { castVote, removeVote } from './votes.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { changes, theBlogAndLists } from '../cache/route-caching.js';
 import { idParams, parseId } from '../http/ids.js';
+import { signedInFirst } from '../http/signed-in.js';
 
 /**
  * Per client address: more than anyone clicks by hand, a stop for a script. Counted in memory and
@@ -20,6 +22,13 @@ const noSuchBlog = () => notFound(messages.blogDoesNotExist);
 
 
 export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  /** The signed-in voter's id (401 for anyone signed out), the vote counted against the client's limit. */
+  const voterId = async (request: FastifyRequest): Promise<string> => {
+    const user = await deps.sessions.requireUser(request);
+    deps.limiter.enforceBatched(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, TOO_MANY_VOTES);
+    return user.id;
+  };
+
   app.put(
     '/api/blogs/:id/vote',
     {
@@ -31,15 +40,11 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         body: voteInputSchema,
         response: { 200: voteResultSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema },
       },
-      // Signed-out callers get 401 before anything about the request itself is judged.
-      preValidation: async (request) => {
-        await deps.sessions.requireUser(request);
-      },
+      ...signedInFirst(deps),
     },
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      deps.limiter.enforceBatched(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, TOO_MANY_VOTES);
-      const command = { blogId: parseId(request.params.id, noSuchBlog), userId: user.id, direction: request.body.direction };
+      const userId = await voterId(request);
+      const command = { blogId: parseId(request.params.id, noSuchBlog), userId, direction: request.body.direction };
       return castVote(deps.db, command, deps.publicData.writeNotice(request));
     },
   );
@@ -56,9 +61,8 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      deps.limiter.enforceBatched(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, TOO_MANY_VOTES);
-      return removeVote(deps.db, { blogId: parseId(request.params.id, noSuchBlog), userId: user.id });
+      const userId = await voterId(request);
+      return removeVote(deps.db, { blogId: parseId(request.params.id, noSuchBlog), userId });
     },
   );
 };
