@@ -19,6 +19,7 @@ export const followInputSchema = z.object({ handle: fediverseHandleSchema });
 export type FollowInput = z.infer<typeof followInputSchema>;
 /** `DELETE /api/federation/following`: the followed actor's id. */
 export const unfollowInputSchema = z.object({ actorId: remoteUrlSchema });
+export type UnfollowInput = z.infer<typeof unfollowInputSchema>;
 
 export const followingSchema = z.object({
   actorId: z.string(),

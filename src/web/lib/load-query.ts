@@ -1,5 +1,5 @@
 import type { QueryClient, FetchQueryOptions, QueryKey } from '@tanstack/react-query';
-import { data } from 'react-router';
+import { data, type LoaderFunction } from 'react-router';
 import { ApiError } from './api-client';
 
 /** The body of a route error response: the API's message, for the route's error element. */
@@ -21,6 +21,18 @@ export async function loadQuery<TData, TKey extends QueryKey>(
     if (err instanceof ApiError) throw routeError(err.status === 0 ? 503 : err.status, err.message);
     throw err;
   }
+}
+
+/**
+ * A screen's loader that loads the one query its URL names (as `loadQuery` does). `queryOf` may
+ * throw a route error instead, when the URL names nothing.
+ */
+export function queryLoader<TData, TKey extends QueryKey>(queryOf: (url: URL) => FetchQueryOptions<TData, Error, TData, TKey>) {
+  return (queryClient: QueryClient): LoaderFunction =>
+    async ({ request }) => {
+      await loadQuery(queryClient, queryOf(new URL(request.url)));
+      return null;
+    };
 }
 
 export function routeError(status: number, message: string) {

@@ -4,13 +4,12 @@ import { useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { DoesNotExist } from '../components/not-found-page';
-import { Pager } from '../components/pager';
 import { getAuthorBlogsQueryOptions } from '../features/blogs/api/get-author-blogs';
 import { AuthorProfile } from '../features/blogs/components/author-profile';
-import { BlogCard } from '../features/blogs/components/blog-card';
+import { BlogListPage } from '../features/blogs/components/blog-list-page';
 import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
 import { SubscriberCount } from '../features/subscriptions/components/subscriber-count';
-import { loadQuery, routeError } from '../lib/load-query';
+import { queryLoader, routeError } from '../lib/load-query';
 import { LIST_SCREEN_FOR_THE_VIEWER, type Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
 
@@ -46,12 +45,7 @@ function AuthorPage() {
         </div>
       </div>
       <AuthorProfile author={list.author} />
-      {list.items.length === 0 ? (
-        <p>{page === 1 ? 'No blogs yet.' : 'There are no blogs on this page.'}</p>
-      ) : (
-        list.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)
-      )}
-      <Pager page={page} hasMore={list.hasMore} onPageChange={goTo} />
+      <BlogListPage list={list} page={page} onPageChange={goTo} noBlogs={<p>No blogs yet.</p>} />
       <SubscribeForm authorId={list.author.id} />
     </>
   );
@@ -60,12 +54,11 @@ function AuthorPage() {
 export const authorScreen: Screen = {
   ...LIST_SCREEN_FOR_THE_VIEWER,
   Component: AuthorPage,
-  loader: (queryClient) => async ({ request }) => {
-    const { id, page } = listOf(new URL(request.url));
+  loader: queryLoader((url) => {
+    const { id, page } = listOf(url);
     if (!id) throw routeError(404, messages.noSuchAuthor);
-    await loadQuery(queryClient, getAuthorBlogsQueryOptions(id, page));
-    return null;
-  },
+    return getAuthorBlogsQueryOptions(id, page);
+  }),
   meta: ({ url, queryClient }) => {
     const { id, page } = listOf(url);
     const list = id ? queryClient.getQueryData(getAuthorBlogsQueryOptions(id, page).queryKey) : undefined;

@@ -3,12 +3,11 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
-import { Pager } from '../components/pager';
 import { SortLinks, SORTS, sortFromUrl } from '../components/sort-links';
 import { getBlogsQueryOptions } from '../features/blogs/api/get-blogs';
-import { BlogCard } from '../features/blogs/components/blog-card';
+import { BlogListPage } from '../features/blogs/components/blog-list-page';
 import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
-import { loadQuery } from '../lib/load-query';
+import { queryLoader } from '../lib/load-query';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import { LIST_SCREEN_FOR_THE_VIEWER, type Screen } from '../lib/screen';
 import { useSession } from '../lib/session';
@@ -56,13 +55,8 @@ function HomePage() {
     <>
       <h1 className="visually-hidden">Blogs</h1>
       <SortLinks current={sort} pathOf={(order) => paths.home(1, order)} />
-      {blogs.items.length === 0 ? (
-        page === 1 ? <NoBlogsYet /> : <p>There are no blogs on this page.</p>
-      ) : (
-        blogs.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)
-      )}
       {/* The pager changes only `page` in the URL, so the order stays. */}
-      <Pager page={page} hasMore={blogs.hasMore} onPageChange={goTo} />
+      <BlogListPage list={blogs} page={page} onPageChange={goTo} noBlogs={<NoBlogsYet />} />
       <SubscribeForm />
     </>
   );
@@ -71,11 +65,10 @@ function HomePage() {
 export const homeScreen: Screen = {
   ...LIST_SCREEN_FOR_THE_VIEWER,
   Component: HomePage,
-  loader: (queryClient) => async ({ request }) => {
-    const { page, sort } = listOf(new URL(request.url));
-    await loadQuery(queryClient, getBlogsQueryOptions(page, sort));
-    return null;
-  },
+  loader: queryLoader((url) => {
+    const { page, sort } = listOf(url);
+    return getBlogsQueryOptions(page, sort);
+  }),
   meta: ({ url }) => {
     const { page, sort } = listOf(url);
     const name = sort === 'top' ? undefined : SORTS.find((option) => option.sort === sort)?.title;

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
@@ -20,6 +21,20 @@ function SettingsPage() {
   return <RequireSession what="change your settings">{(user) => <Settings user={user} />}</RequireSession>;
 }
 
+/** One card of the page: its heading, then what it holds. */
+function SettingsCard({ heading, headingId, children }: { heading: string; headingId?: string; children: ReactNode }) {
+  return (
+    <Card className="mb-4">
+      <Card.Body>
+        <h2 id={headingId} className="h5 mb-3">
+          {heading}
+        </h2>
+        {children}
+      </Card.Body>
+    </Card>
+  );
+}
+
 function Settings({ user }: { user: SignedInUser }) {
   const account = useAccount(user.id);
   return (
@@ -33,61 +48,37 @@ function Settings({ user }: { user: SignedInUser }) {
           </Form.Group>
         </Card.Body>
       </Card>
-      <Card className="mb-4">
-        <Card.Body>
-          <h2 id="profile-heading" className="h5 mb-3">
-            Profile
-          </h2>
-          <ProfileSection userId={user.id} />
-        </Card.Body>
-      </Card>
-      <Card className="mb-4">
-        <Card.Body>
-          <h2 className="h5 mb-3">E-mails</h2>
-          <CommentEmailSetting userId={user.id} />
-        </Card.Body>
-      </Card>
-      <Card className="mb-4">
-        <Card.Body>
-          <h2 className="h5 mb-3">Subscriptions</h2>
-          <SubscriptionList userId={user.id} />
-        </Card.Body>
-      </Card>
-      <Card className="mb-4">
-        <Card.Body>
-          <h2 className="h5 mb-3">Fediverse</h2>
-          <p className="mb-3">Follow authors on Mastodon and other fediverse sites, read their posts here and reply.</p>
-          <Link className="btn btn-outline-primary" to={paths.following()}>
-            Following on the fediverse
-          </Link>
-        </Card.Body>
-      </Card>
-      <Card className="mb-4">
-        <Card.Body>
-          <h2 className="h5 mb-3">Your data</h2>
-          <p className="mb-3">
-            A .zip of your blogs as Markdown files with front matter, your images, comments and votes.
-          </p>
-          {/* A plain link: the browser downloads the file itself, with the session's cookie. */}
-          <a className="btn btn-outline-primary" href="/api/account/my-data.zip" download>
-            Download my data
-          </a>
-        </Card.Body>
-      </Card>
+      <SettingsCard heading="Profile" headingId="profile-heading">
+        <ProfileSection userId={user.id} />
+      </SettingsCard>
+      <SettingsCard heading="E-mails">
+        <CommentEmailSetting userId={user.id} />
+      </SettingsCard>
+      <SettingsCard heading="Subscriptions">
+        <SubscriptionList userId={user.id} />
+      </SettingsCard>
+      <SettingsCard heading="Fediverse">
+        <p className="mb-3">Follow authors on Mastodon and other fediverse sites, read their posts here and reply.</p>
+        <Link className="btn btn-outline-primary" to={paths.following()}>
+          Following on the fediverse
+        </Link>
+      </SettingsCard>
+      <SettingsCard heading="Your data">
+        <p className="mb-3">A .zip of your blogs as Markdown files with front matter, your images, comments and votes.</p>
+        {/* A plain link: the browser downloads the file itself, with the session's cookie. */}
+        <a className="btn btn-outline-primary" href="/api/account/my-data.zip" download>
+          Download my data
+        </a>
+      </SettingsCard>
       {account.isPending ? (
         <LoadingPage />
       ) : account.isError ? (
         <ErrorNotice message={errorMessage(account.error)} />
       ) : (
         <>
-          <Card className="mb-4">
-            <Card.Body>
-              <h2 id="change-password-heading" className="h5 mb-3">
-                Change Password
-              </h2>
-              {account.data.hasPassword ? <ChangePasswordForm /> : <SetPasswordNote email={user.email} />}
-            </Card.Body>
-          </Card>
+          <SettingsCard heading="Change Password" headingId="change-password-heading">
+            {account.data.hasPassword ? <ChangePasswordForm /> : <SetPasswordNote email={user.email} />}
+          </SettingsCard>
           <Card border="danger">
             <Card.Body>
               <h2 className="h5 mb-3">Delete Account</h2>

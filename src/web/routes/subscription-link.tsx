@@ -4,7 +4,7 @@ import type { SubscriptionLinkKind } from '../features/subscriptions/api/subscri
 import { SubscriptionLinkCard, SubscriptionLinkNotValid } from '../features/subscriptions/components/subscription-link-cards';
 import { subscriptionTexts } from '../features/subscriptions/subscription-texts';
 import { tokenOf, useLinkToken } from '../lib/link-token';
-import { loadQuery, routeError } from '../lib/load-query';
+import { queryLoader, routeError } from '../lib/load-query';
 import type { Screen } from '../lib/screen';
 
 /**
@@ -19,12 +19,11 @@ function subscriptionLinkScreen(kind: SubscriptionLinkKind, meta: { title: strin
     Component: function SubscriptionLinkPage() {
       return <SubscriptionLinkCard kind={kind} token={useLinkToken()} />;
     },
-    loader: (queryClient) => async ({ request }) => {
-      const token = tokenOf(new URL(request.url));
+    loader: queryLoader((url) => {
+      const token = tokenOf(url);
       if (!token) throw routeError(404, subscriptionTexts.linkNotValid);
-      await loadQuery(queryClient, getSubscriptionByTokenQueryOptions(token));
-      return null;
-    },
+      return getSubscriptionByTokenQueryOptions(token);
+    }),
     // The canonical path leaves the token out: it is the reader's own.
     meta: () => meta,
     loadError: 'The subscription could not be loaded.',

@@ -3,10 +3,9 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../shared/paths';
 import { tagNameSchema } from '../../shared/tag-schema';
-import { Pager } from '../components/pager';
 import { SortLinks, SORTS, sortFromUrl } from '../components/sort-links';
 import { getTagBlogsQueryOptions } from '../features/blogs/api/get-tag-blogs';
-import { BlogCard } from '../features/blogs/components/blog-card';
+import { BlogListPage } from '../features/blogs/components/blog-list-page';
 import { TAG_TEXTS } from '../features/tags/tag-texts';
 import { loadQuery, routeError } from '../lib/load-query';
 import { LIST_SCREEN, type Screen } from '../lib/screen';
@@ -48,13 +47,8 @@ function TagPage() {
     <>
       <h1 className="h3 mb-3">{TAG_TEXTS.blogsTagged(tag)}</h1>
       <SortLinks current={sort} pathOf={(order) => paths.tag(tag, 1, order)} />
-      {list.items.length === 0 ? (
-        <p>{page === 1 ? TAG_TEXTS.noBlogsTagged(tag) : 'There are no blogs on this page.'}</p>
-      ) : (
-        list.items.map((blog, index) => <BlogCard key={blog.id} blog={blog} priority={index === 0} />)
-      )}
       {/* The pager changes only `page` in the URL, so the tag and the order stay. */}
-      <Pager page={page} hasMore={list.hasMore} onPageChange={goTo} />
+      <BlogListPage list={list} page={page} onPageChange={goTo} noBlogs={<p>{TAG_TEXTS.noBlogsTagged(tag)}</p>} />
       <p>
         <Link to={paths.tags()}>{TAG_TEXTS.allTags}</Link>
       </p>

@@ -4,7 +4,7 @@ import { Pager } from '../components/pager';
 import { TagList } from '../features/tags/components/tag-list';
 import { getTagsQueryOptions } from '../features/tags/api/get-tags';
 import { TAG_TEXTS } from '../features/tags/tag-texts';
-import { loadQuery } from '../lib/load-query';
+import { queryLoader } from '../lib/load-query';
 import { LIST_SCREEN, type Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
 
@@ -24,10 +24,7 @@ function TagsPage() {
 export const tagsScreen: Screen = {
   ...LIST_SCREEN,
   Component: TagsPage,
-  loader: (queryClient) => async ({ request }) => {
-    await loadQuery(queryClient, getTagsQueryOptions(pageFromUrl(new URL(request.url).searchParams.get('page'))));
-    return null;
-  },
+  loader: queryLoader((url) => getTagsQueryOptions(pageFromUrl(url.searchParams.get('page')))),
   meta: ({ url }) => {
     const page = pageFromUrl(url.searchParams.get('page'));
     return {

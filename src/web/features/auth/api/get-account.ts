@@ -1,16 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Account } from '../../../../shared/account-schema';
-import { apiFetch } from '../../../lib/api-client';
+import { signedInQueryOptions } from '../../../lib/api-hooks';
 
-export function getAccount() {
-  return apiFetch<Account>('/api/account');
-}
-
-/** Keyed by user, so a different sign-in never sees the previous account's answer. */
-export function accountQueryOptions(userId: string) {
-  return queryOptions({ queryKey: ['account', userId], queryFn: getAccount });
-}
+export const accountKey = (userId: string) => ['account', userId];
 
 export function useAccount(userId: string) {
-  return useQuery(accountQueryOptions(userId));
+  return useQuery(signedInQueryOptions<Account>(accountKey(userId), '/api/account'));
 }

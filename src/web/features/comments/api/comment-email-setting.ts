@@ -1,29 +1,15 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { CommentEmailSetting } from '../../../../shared/comment-schema';
-import { apiFetch } from '../../../lib/api-client';
+import { signedInQueryOptions, useJsonMutation } from '../../../lib/api-hooks';
 
-export function getCommentEmailSetting() {
-  return apiFetch<CommentEmailSetting>('/api/settings/comment-emails');
-}
-
-export function saveCommentEmailSetting(setting: CommentEmailSetting) {
-  return apiFetch<CommentEmailSetting>('/api/settings/comment-emails', { method: 'PUT', body: JSON.stringify(setting) });
-}
-
-/** Keyed by user, so a different sign-in never sees the previous user's choice. */
-export function commentEmailSettingQueryOptions(userId: string) {
-  return queryOptions({ queryKey: ['comment-email-setting', userId], queryFn: getCommentEmailSetting });
-}
+const SETTING_PATH = '/api/settings/comment-emails';
+const settingKey = (userId: string) => ['comment-email-setting', userId];
 
 export function useCommentEmailSetting(userId: string) {
-  return useQuery(commentEmailSettingQueryOptions(userId));
+  return useQuery(signedInQueryOptions<CommentEmailSetting>(settingKey(userId), SETTING_PATH));
 }
 
 /** The answer is the stored choice: it goes straight into the query. */
 export function useSaveCommentEmailSetting(userId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: saveCommentEmailSetting,
-    onSuccess: (saved) => queryClient.setQueryData(commentEmailSettingQueryOptions(userId).queryKey, saved),
-  });
+  return useJsonMutation<CommentEmailSetting, CommentEmailSetting>('PUT', SETTING_PATH, (queryClient, saved) => queryClient.setQueryData(settingKey(userId), saved));
 }

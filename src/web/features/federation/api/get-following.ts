@@ -1,16 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { FollowingList } from '../../../../shared/federation-schema';
-import { apiFetch } from '../../../lib/api-client';
+import { signedInQueryOptions } from '../../../lib/api-hooks';
 import { federationQueryKeys } from './federation-query-keys';
 
-export function getFollowing(signal?: AbortSignal) {
-  return apiFetch<FollowingList>('/api/federation/following', { signal });
-}
-
-export function getFollowingQueryOptions(userId: string) {
-  return queryOptions({ queryKey: federationQueryKeys.followingOf(userId), queryFn: ({ signal }) => getFollowing(signal) });
-}
-
+/** The remote accounts the signed-in user follows. */
 export function useFollowing(userId: string) {
-  return useQuery(getFollowingQueryOptions(userId));
+  return useQuery(signedInQueryOptions<FollowingList>(federationQueryKeys.followingOf(userId), '/api/federation/following'));
 }

@@ -1,16 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Timeline } from '../../../../shared/federation-schema';
-import { apiFetch } from '../../../lib/api-client';
+import { signedInQueryOptions } from '../../../lib/api-hooks';
 import { federationQueryKeys } from './federation-query-keys';
 
-export function getTimeline(signal?: AbortSignal) {
-  return apiFetch<Timeline>('/api/federation/timeline', { signal });
-}
-
-export function getTimelineQueryOptions(userId: string) {
-  return queryOptions({ queryKey: federationQueryKeys.timelineOf(userId), queryFn: ({ signal }) => getTimeline(signal) });
-}
-
+/** The posts of the accounts the signed-in user follows. */
 export function useTimeline(userId: string) {
-  return useQuery(getTimelineQueryOptions(userId));
+  return useQuery(signedInQueryOptions<Timeline>(federationQueryKeys.timelineOf(userId), '/api/federation/timeline'));
 }

@@ -1,21 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client';
-import { getFollowingQueryOptions } from './get-following';
-import { getTimelineQueryOptions } from './get-timeline';
-
-export function unfollow(actorId: string) {
-  return apiFetch<void>('/api/federation/following', { method: 'DELETE', body: JSON.stringify({ actorId }) });
-}
+import type { UnfollowInput } from '../../../../shared/federation-schema';
+import { useJsonMutation } from '../../../lib/api-hooks';
+import { invalidateFollowing } from './federation-query-keys';
 
 /** The account leaves the list, and its posts the timeline. */
 export function useUnfollow(userId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: unfollow,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: getFollowingQueryOptions(userId).queryKey }),
-        queryClient.invalidateQueries({ queryKey: getTimelineQueryOptions(userId).queryKey }),
-      ]),
-  });
+  return useJsonMutation<UnfollowInput>('DELETE', '/api/federation/following', (queryClient) => invalidateFollowing(queryClient, userId));
 }

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { FEDIVERSE_HANDLE_MESSAGE, followInputSchema } from '../../../../shared/federation-schema';
 import { messages } from '../../../../shared/messages';
+import { FieldAnswer, invalidProps } from '../../../components/form-field';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useFollow } from '../api/follow';
 
@@ -54,27 +55,13 @@ export function FollowForm({ userId }: { userId: string }) {
             setInvalid(null);
             follow.reset();
           }}
-          isInvalid={Boolean(fieldError)}
-          aria-invalid={Boolean(fieldError) || undefined}
-          aria-describedby={failure || answer ? ANSWER_ID : undefined}
+          {...invalidProps(fieldError, failure || answer ? ANSWER_ID : undefined)}
         />
         <Button type="submit" className="flex-shrink-0" disabled={follow.isPending}>
           {follow.isPending ? messages.loading : 'Follow'}
         </Button>
       </div>
-      <div className="small mt-2">
-        {failure ? (
-          <p id={ANSWER_ID} className="text-danger mb-0" role="alert">
-            {failure}
-          </p>
-        ) : answer ? (
-          <p id={ANSWER_ID} className="text-success mb-0" role="status">
-            {answer}
-          </p>
-        ) : (
-          <p className="text-body-secondary mb-0">The address of an account on Mastodon or another fediverse site.</p>
-        )}
-      </div>
+      <FieldAnswer id={ANSWER_ID} failure={failure} answer={answer} hint="The address of an account on Mastodon or another fediverse site." />
     </Form>
   );
 }

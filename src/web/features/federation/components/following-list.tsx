@@ -1,11 +1,7 @@
 import Badge from 'react-bootstrap/Badge';
-import Button from 'react-bootstrap/Button';
-import ListGroup from 'react-bootstrap/ListGroup';
-import Spinner from 'react-bootstrap/Spinner';
 import type { Following } from '../../../../shared/federation-schema';
-import { messages } from '../../../../shared/messages';
 import { useDialog } from '../../../components/message-dialog';
-import { errorMessage } from '../../../lib/api-client';
+import { ActionList, ActionListItem } from '../../../components/action-list';
 import { useFollowing } from '../api/get-following';
 import { useUnfollow } from '../api/unfollow';
 import '../../../styles/bootstrap-list-group.scss';
@@ -26,58 +22,30 @@ function FollowingItem({ account, userId }: { account: Following; userId: string
       okVariant: 'danger',
       cancelLabel: 'Cancel',
     });
-    if (confirmed) unfollow.mutate(account.actorId);
+    if (confirmed) unfollow.mutate({ actorId: account.actorId });
   };
 
   return (
-    <ListGroup.Item as="li" className="d-flex flex-wrap align-items-center justify-content-between gap-2">
-      <div>
-        <div className="fw-semibold">{name}</div>
-        <div className="small text-body-secondary">
-          {handle}
-          {account.state === 'pending' && (
-            <Badge bg="secondary" className="ms-2">
-              Waiting for approval
-            </Badge>
-          )}
-        </div>
-        {unfollow.isError && (
-          <p className="text-danger small mb-0" role="alert">
-            {errorMessage(unfollow.error)}
-          </p>
+    <ActionListItem action="Unfollow" actionLabel={`Unfollow ${handle}`} onAction={() => void confirmUnfollow()} mutation={unfollow}>
+      <div className="fw-semibold">{name}</div>
+      <div className="small text-body-secondary">
+        {handle}
+        {account.state === 'pending' && (
+          <Badge bg="secondary" className="ms-2">
+            Waiting for approval
+          </Badge>
         )}
       </div>
-      <Button size="sm" variant="outline-danger" disabled={unfollow.isPending} aria-label={`Unfollow ${handle}`} onClick={() => void confirmUnfollow()}>
-        {unfollow.isPending ? messages.loading : 'Unfollow'}
-      </Button>
-    </ListGroup.Item>
+    </ActionListItem>
   );
 }
 
 /** The remote accounts the signed-in reader follows, each with its Unfollow. */
 export function FollowingList({ userId }: { userId: string }) {
   const following = useFollowing(userId);
-  if (following.isPending) {
-    return (
-      <Spinner animation="border" size="sm" role="status">
-        <span className="visually-hidden">{messages.loading}</span>
-      </Spinner>
-    );
-  }
-  if (following.isError) {
-    return (
-      <p className="text-danger mb-0" role="alert">
-        {errorMessage(following.error)}
-      </p>
-    );
-  }
-  const { items } = following.data;
-  if (items.length === 0) return <p className="mb-0">You do not follow anyone on the fediverse yet.</p>;
   return (
-    <ListGroup as="ul" aria-label="Accounts you follow">
-      {items.map((account) => (
-        <FollowingItem key={account.actorId} account={account} userId={userId} />
-      ))}
-    </ListGroup>
+    <ActionList query={following} empty="You do not follow anyone on the fediverse yet." label="Accounts you follow">
+      {(account) => <FollowingItem key={account.actorId} account={account} userId={userId} />}
+    </ActionList>
   );
 }

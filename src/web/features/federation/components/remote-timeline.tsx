@@ -1,8 +1,6 @@
 import Card from 'react-bootstrap/Card';
-import Spinner from 'react-bootstrap/Spinner';
 import type { RemotePost } from '../../../../shared/federation-schema';
-import { messages } from '../../../../shared/messages';
-import { errorMessage } from '../../../lib/api-client';
+import { QueryItems } from '../../../components/query-items';
 import { useTimeline } from '../api/get-timeline';
 import { ReplyForm } from './reply-form';
 
@@ -47,27 +45,9 @@ function RemotePostCard({ post, index }: { post: RemotePost; index: number }) {
 /** The posts of the accounts followed, newest first (the API's order). */
 export function RemoteTimeline({ userId }: { userId: string }) {
   const timeline = useTimeline(userId);
-  if (timeline.isPending) {
-    return (
-      <Spinner animation="border" size="sm" role="status">
-        <span className="visually-hidden">{messages.loading}</span>
-      </Spinner>
-    );
-  }
-  if (timeline.isError) {
-    return (
-      <p className="text-danger mb-0" role="alert">
-        {errorMessage(timeline.error)}
-      </p>
-    );
-  }
-  const { items } = timeline.data;
-  if (items.length === 0) return <p className="mb-0">No posts yet. Posts of the accounts you follow appear here once they publish.</p>;
   return (
-    <>
-      {items.map((post, index) => (
-        <RemotePostCard key={post.objectId} post={post} index={index} />
-      ))}
-    </>
+    <QueryItems query={timeline} empty="No posts yet. Posts of the accounts you follow appear here once they publish.">
+      {(items) => items.map((post, index) => <RemotePostCard key={post.objectId} post={post} index={index} />)}
+    </QueryItems>
   );
 }

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { replyInputSchema, type RemotePost } from '../../../../shared/federation-schema';
 import { messages } from '../../../../shared/messages';
+import { invalidProps } from '../../../components/form-field';
 import { errorMessage } from '../../../lib/api-client';
 import { useSendReply } from '../api/send-reply';
 
@@ -46,9 +47,7 @@ export function ReplyForm({ post, index }: { post: RemotePost; index: number }) 
           setInvalid(null);
           if (!reply.isPending) reply.reset();
         }}
-        isInvalid={Boolean(invalid)}
-        aria-invalid={Boolean(invalid) || undefined}
-        aria-describedby={failure || reply.isSuccess ? answerId : undefined}
+        {...invalidProps(invalid, failure || reply.isSuccess ? answerId : undefined)}
       />
       {failure ? (
         <p id={answerId} className="text-danger small mt-1 mb-0" role="alert">

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
-import { getMySubscriptionsQueryOptions } from './get-my-subscriptions';
+import { subscriptionQueryKeys } from './subscription-query-keys';
 import type { UnsubscribeResult } from '../../../../shared/subscription-schema';
 
 export function removeSubscription(id: string) {
@@ -12,6 +12,6 @@ export function useRemoveSubscription(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: removeSubscription,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: getMySubscriptionsQueryOptions(userId).queryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: subscriptionQueryKeys.mineOf(userId) }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SubscribeInput, SubscribeResult } from '../../../../shared/subscription-schema';
 import { apiFetch } from '../../../lib/api-client';
-import { getMySubscriptionsQueryOptions } from './get-my-subscriptions';
+import { subscriptionQueryKeys } from './subscription-query-keys';
 import { getSubscriberCountQueryOptions } from './get-subscriber-count';
 
 export function subscribe(input: SubscribeInput) {
@@ -19,7 +19,7 @@ export function useSubscribe(viewerId: string | null) {
     onSuccess: async (result, input) => {
       if (result.status !== 'subscribed' || viewerId === null) return;
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: getMySubscriptionsQueryOptions(viewerId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: subscriptionQueryKeys.mineOf(viewerId) }),
         ...(input.authorId ? [queryClient.invalidateQueries({ queryKey: getSubscriberCountQueryOptions(input.authorId).queryKey })] : []),
       ]);
     },

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { messages } from '../../../../shared/messages';
+import { FieldAnswer, invalidProps } from '../../../components/form-field';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 import { useHydrated } from '../../../lib/use-hydrated';
@@ -79,28 +80,13 @@ export function SubscribeForm({ authorId }: SubscribeFormProps) {
               setInvalid(null);
               subscribe.reset();
             }}
-            isInvalid={Boolean(fieldError)}
-            aria-invalid={Boolean(fieldError) || undefined}
-            aria-describedby={failure || answer ? answerId : undefined}
+            {...invalidProps(fieldError, failure || answer ? answerId : undefined)}
           />
           <Button type="submit" className="flex-shrink-0" disabled={!hydrated || subscribe.isPending}>
             {subscribe.isPending ? messages.loading : subscriptionTexts.subscribe}
           </Button>
         </div>
-        {/* The answer takes the hint's place, so it appears without moving what is under the form. */}
-        <div className="small mt-2">
-          {failure ? (
-            <p id={answerId} className="text-danger mb-0" role="alert">
-              {failure}
-            </p>
-          ) : answer ? (
-            <p id={answerId} className="text-success mb-0" role="status">
-              {answer}
-            </p>
-          ) : (
-            <p className="text-body-secondary mb-0">You can unsubscribe at any time, from any of the e-mails.</p>
-          )}
-        </div>
+        <FieldAnswer id={answerId} failure={failure} answer={answer} hint="You can unsubscribe at any time, from any of the e-mails." />
       </Form>
     </section>
   );
