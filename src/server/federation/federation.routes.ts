@@ -19,6 +19,7 @@ import { ownDataRead } from '../http/own-data-read.js';
 import { clientKey, type RateLimitRule } from '../rate-limit/rate-limit.js';
 import { rateLimitedUser } from '../http/signed-in.js';
 import type { FederationLoader } from './federation-loader.js';
+import type { SiteFederation } from './federation.js';
 import * as store from './federation.repository.js';
 
 /** An inbox takes one activity: a quarter of a megabyte is far above any real one. */
@@ -37,7 +38,6 @@ export function wantsActivityJson(request: FastifyRequest): boolean {
 }
 
 export type FederationRouteDeps = AppDeps & { loadFederation: FederationLoader };
-type FederationSite = Awaited<ReturnType<FederationLoader>>;
 
 /**
  * The protocol's routes (WebFinger, NodeInfo, actors, inboxes, collections) hand a Web `Request`
@@ -48,7 +48,7 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
   await app.register(async (protocol) => protocolRoutes(protocol, deps));
 
   /** A follow or a reply on behalf of the signed-in user: limited per user, the site's input errors answered 400. */
-  const limitedSiteAction = async <T>(request: FastifyRequest, act: (site: FederationSite, userId: string) => Promise<T>): Promise<T> => {
+  const limitedSiteAction = async <T>(request: FastifyRequest, act: (site: SiteFederation, userId: string) => Promise<T>): Promise<T> => {
     const user = await rateLimitedUser(deps, request, 'federation-follow', FOLLOW_LIMIT);
     const site = await deps.loadFederation();
     return asInputError(() => act(site, user.id));

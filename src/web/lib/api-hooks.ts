@@ -2,8 +2,9 @@ import { queryOptions, useMutation, useQueryClient, type QueryClient, type Query
 import { apiFetch } from './api-client';
 
 /**
- * A query of one endpoint that answers for the signed-in user. Its key names the user, so a
- * different sign-in never sees the previous one's answer.
+ * A GET of one endpoint that answers for the signed-in user. The caller's `queryKey` must name the
+ * user (every caller's key holds the user's id), so a different sign-in never sees the previous
+ * one's answer.
  */
 export function signedInQueryOptions<TData>(queryKey: QueryKey, path: string) {
   return queryOptions({ queryKey, queryFn: ({ signal }) => apiFetch<TData>(path, { signal }) });
