@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { configureImageMemory } from './images/image-memory.js';
+import { stopImageWorker } from './images/image-worker-client.js';
 import { describeSplit } from './memory/memory-budget.js';
 import { answerBackupSignal } from './portability/backup/backup-signal.js';
 import { createImageStorage } from './storage/storage.js';
@@ -10,7 +11,7 @@ import { createImageStorage } from './storage/storage.js';
 /** Starts the server (`main.ts` has read the config): database, migrations, listen; closes gracefully on SIGTERM/SIGINT. */
 export async function startServer(config: Config) {
   const { memory } = config;
-  configureImageMemory({ cacheBytes: memory.sharpCacheBytes, concurrency: memory.sharpConcurrency, jobs: memory.imageJobs });
+  configureImageMemory({ cacheBytes: memory.sharpCacheBytes, concurrency: memory.sharpConcurrency, jobs: memory.imageJobs, inChildProcess: true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -23,6 +24,7 @@ export async function startServer(config: Config) {
     // Background jobs stop after the step in hand, before the database they write to closes.
     await app.jobs.stop();
     await app.queue.stop();
+    stopImageWorker();
     await database.close();
   });
 

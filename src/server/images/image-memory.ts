@@ -10,6 +10,8 @@ export interface ImageMemory {
   cacheBytes: number;
   concurrency: number;
   jobs: number;
+  /** Images made in a child process that exits when idle (`image-worker-client.ts`), not in this one. */
+  inChildProcess: boolean;
 }
 
 let slots = Number.POSITIVE_INFINITY;
@@ -23,6 +25,11 @@ export function configureImageMemory(settings: ImageMemory): void {
   configured = settings;
   slots = Math.max(1, settings.jobs);
   if (loaded) applySettings(loaded, settings);
+}
+
+/** The settings `configureImageMemory` was given, if it was called. */
+export function configuredImageMemory(): ImageMemory | undefined {
+  return configured;
 }
 
 /**

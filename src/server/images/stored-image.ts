@@ -1,8 +1,8 @@
 import { ogImageKey, variantImageKey } from '../storage/image-key.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { withImageSlot } from './image-memory.js';
-import { processUploadedImage } from './image-processing.js';
-import { renderImageVariants, VARIANT_WIDTHS } from './image-variants.js';
+import { VARIANT_WIDTHS } from './image-variants.js';
+import { imageWork } from './image-worker-client.js';
 
 /** What a blog row keeps about its image: the key names every file, the rest sizes the page. */
 export interface StoredImage {
@@ -21,7 +21,7 @@ const WEBP = 'image/webp';
  */
 export function storeUploadedImage(storage: ImageStorage, key: string, upload: Buffer): Promise<StoredImage> {
   return withImageSlot(async () => {
-    const image = await processUploadedImage(upload);
+    const image = await imageWork().processUploadedImage(upload);
     try {
       await storage.put(key, image.data, WEBP);
       return { key, ...(await storeVariants(storage, key, image.data)) };
@@ -38,7 +38,7 @@ export async function storeVariants(
   key: string,
   stored: Buffer,
 ): Promise<Omit<StoredImage, 'key'>> {
-  const variants = await renderImageVariants(stored);
+  const variants = await imageWork().renderImageVariants(stored);
   await Promise.all([
     ...variants.widths.map((variant) => storage.put(variantImageKey(key, variant.width), variant.data, WEBP)),
     storage.put(ogImageKey(key), variants.og, WEBP),

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { solidPng } from '../testing/image-fixtures.js';
 import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
 
 const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../testing/record-packages.mjs')).href;
@@ -28,9 +29,54 @@ describe('packages loaded on first use', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
 
-    const loaded = readFileSync(file, 'utf8').trim().split('\n');
+    const loaded = packagesBy(file).get(server.child.pid!) ?? [];
     // The recorder sees what the server does load.
     expect(loaded).toEqual(expect.arrayContaining(['fastify', 'better-auth', 'kysely', '@electric-sql/pglite']));
     for (const name of ['sharp', 'pg', '@aws-sdk/client-s3', 'openai', 'nodemailer', 'prom-client', 'highlight.js', '@fedify/fedify', '@fedify/vocab', 'jsonld']) expect(loaded, name).not.toContain(name);
   }, 120_000);
+
+  it('a site that has received an image upload has still not loaded sharp: a child process made the image', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-packages-'));
+    const file = path.join(dataDir, 'packages.txt');
+    const port = await freePort();
+    const origin = `http://localhost:${port}`;
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', NODE_OPTIONS: `--import ${RECORDER}`, RECORD_PACKAGES_FILE: file });
+    await waitForHealth(port, 90_000);
+    const signUp = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'uploader@example.com', password: 'correct horse battery', name: 'uploader' }),
+    });
+    expect(signUp.status).toBe(200);
+    const form = new FormData();
+    form.append('title', 'With a picture');
+    form.append('blog', 'A blog with an image.');
+    form.append('image', new Blob([new Uint8Array(await solidPng(1200, 800))], { type: 'image/png' }), 'a.png');
+    const created = await fetch(`http://127.0.0.1:${port}/api/blogs`, {
+      method: 'POST',
+      headers: { origin, cookie: signUp.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ') },
+      body: form,
+    });
+    expect(created.status).toBe(201);
+    const { image } = (await created.json()) as { image: { url: string; srcset: string } };
+    expect(image.srcset).toMatch(/480w, .*960w, .*1200w$/);
+    expect((await fetch(`http://127.0.0.1:${port}${image.url}`)).headers.get('content-type')).toBe('image/webp');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    const byProcess = packagesBy(file);
+    expect(byProcess.get(server.child.pid!), 'the server').not.toContain('sharp');
+    const children = [...byProcess].filter(([pid]) => pid !== server.child.pid);
+    expect(children.map(([, packages]) => packages.includes('sharp'))).toEqual([true]);
+  }, 120_000);
 });
+
+/** The recorder's file, by process: pid to the packages it loaded. */
+function packagesBy(file: string): Map<number, string[]> {
+  const byProcess = new Map<number, string[]>();
+  for (const line of readFileSync(file, 'utf8').trim().split('\n')) {
+    const [pid, name] = line.split(' ');
+    byProcess.set(Number(pid), [...(byProcess.get(Number(pid)) ?? []), name!]);
+  }
+  return byProcess;
+}

@@ -179,8 +179,9 @@ function nodeFlags(limit: MemoryLimit, database: 'pglite' | 'postgres'): string[
   // would size it from the machine. The same rule as V8's: half the memory, at least 256 MB.
   if (limit.source === 'MEMORY_LIMIT_MB') flags.push(`--max-old-space-size=${Math.max(256, Math.floor(limit.bytes / MB / 2))}`);
   // A smaller young generation: fewer MB touched between collections (measured: a first start
-  // on a 512 MB budget peaked 50 MB lower), at the price of more frequent, shorter scavenges.
-  if (limit.bytes < 1024 * MB) flags.push('--max-semi-space-size=4');
+  // on a 512 MB budget peaked 50 MB lower), at the price of more frequent, shorter scavenges;
+  // below 256 MB the smallest V8 allows.
+  if (limit.bytes < 1024 * MB) flags.push(`--max-semi-space-size=${limit.bytes < 256 * MB ? 1 : 4}`);
   // `gc` for the collection once the server is idle after work (`idle-reclaim.ts`).
   if (limit.bytes < SMALL_MACHINE_BELOW_BYTES) flags.push('--expose-gc');
   return flags;

@@ -1,5 +1,6 @@
 // Loaded with `node --import` by `memory/loaded-packages.test.ts`: writes the name of every npm
-// package the process resolves, once each, to the file in RECORD_PACKAGES_FILE, as it happens.
+// package the process resolves, once each, to the file in RECORD_PACKAGES_FILE, as it happens, each
+// line `<pid> <package>` (a child process the server starts inherits the hook and writes its own).
 import { appendFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 
@@ -12,7 +13,7 @@ if (file) {
       const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(resolved.url);
       if (match && !seen.has(match[1])) {
         seen.add(match[1]);
-        appendFileSync(file, `${match[1]}\n`);
+        appendFileSync(file, `${process.pid} ${match[1]}\n`);
       }
       return resolved;
     },
