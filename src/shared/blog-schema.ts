@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageSchemaOf } from './page-schema.js';
 import { BLOG_MAX_LENGTH, SEARCH_TERM_MAX_LENGTH, TITLE_MAX_LENGTH } from './constants.js';
+import { sizedImageSchema } from './image-schema.js';
 import { messages } from './messages.js';
 import { publicProfileSchema } from './profile-schema.js';
 import { requiredText } from './required-text.js';
@@ -85,10 +86,7 @@ export const voteInputSchema = z.object({ direction: voteDirectionSchema });
  * itself, nothing upscaled), and `ogUrl`, a 1200 x 630 crop for Open Graph. URLs are
  * site-relative with local storage and absolute with S3.
  */
-export const blogImageSchema = z.object({
-  url: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
+export const blogImageSchema = sizedImageSchema.extend({
   srcset: z.string(),
   ogUrl: z.string(),
 });

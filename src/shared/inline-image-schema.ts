@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { BLOG_MAX_LENGTH } from './constants.js';
+import { sizedImageSchema } from './image-schema.js';
 
 /**
  * What `POST /api/blog-images` answers: where the stored image is served from (site-relative with
  * local storage, absolute with S3) and its size. The editor inserts `![alt](url)` at the cursor.
  */
-export const inlineImageUploadedSchema = z.object({
-  url: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
-});
+export const inlineImageUploadedSchema = sizedImageSchema;
 export type InlineImageUploaded = z.infer<typeof inlineImageUploadedSchema>;
 
 /** `POST /api/blogs/preview`: the Content as typed, not yet saved (it may still be empty). */

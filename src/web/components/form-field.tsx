@@ -1,5 +1,7 @@
-import type { ComponentProps, ReactNode } from 'react';
+import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
+import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
+import { messages } from '../../shared/messages';
 
 type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'id' | 'value' | 'onChange' | 'isInvalid'>;
 
@@ -70,4 +72,60 @@ export function FieldAnswer({ id, failure, answer, hint }: FieldAnswerProps) {
       )}
     </div>
   );
+}
+
+export interface OneFieldFormProps extends Omit<FieldAnswerProps, 'id'> {
+  method?: 'post';
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  label: ReactNode;
+  /** The field's attributes, its `id` among them. */
+  control: ControlProps & { id: string; value: string; onChange: (event: { target: { value: string } }) => void };
+  /** The message that marks the field invalid, if any. */
+  invalid: string | null;
+  answerId: string;
+  /** The button's text; while `pending` it reads 'Loading' and waits, as it does until `ready`. */
+  button: string;
+  pending: boolean;
+  ready?: boolean;
+}
+
+/** A form of one field: its label, the field and its button on one line, and under them `FieldAnswer`. */
+export function OneFieldForm({ method, onSubmit, label, control, invalid, answerId, button, pending, ready = true, failure, answer, hint }: OneFieldFormProps) {
+  return (
+    <Form method={method} noValidate onSubmit={onSubmit} style={{ maxWidth: '36rem' }}>
+      <Form.Label htmlFor={control.id}>{label}</Form.Label>
+      <div className="d-flex gap-2">
+        <Form.Control {...control} {...invalidProps(invalid, failure || answer ? answerId : undefined)} />
+        <Button type="submit" className="flex-shrink-0" disabled={!ready || pending}>
+          {pending ? messages.loading : button}
+        </Button>
+      </div>
+      <FieldAnswer id={answerId} failure={failure} answer={answer} hint={hint} />
+    </Form>
+  );
+}
+
+/**
+ * The own check of a form of one field, before its request: a rejected value shows the schema's
+ * first message (or `fallback`) in place of the request's last answer, and an edit clears both.
+ * `resetAnswer` forgets that answer (the mutation's `reset`).
+ */
+export function useFieldCheck(resetAnswer: () => void) {
+  const [invalid, setInvalid] = useState<string | null>(null);
+  return {
+    invalid,
+    reject(error: { issues: readonly { message: string }[] }, fallback: string) {
+      resetAnswer();
+      setInvalid(error.issues[0]?.message ?? fallback);
+    },
+    accept() {
+      setInvalid(null);
+    },
+    /** The field's `onChange`: `setValue` keeps what was typed, and the message and the answer go. */
+    onChange: (setValue: (value: string) => void) => (event: { target: { value: string } }) => {
+      setValue(event.target.value);
+      setInvalid(null);
+      resetAnswer();
+    },
+  };
 }

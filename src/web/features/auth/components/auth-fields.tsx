@@ -22,3 +22,31 @@ export function PasswordField({
 }: FieldProps & { label: string; autoComplete: 'current-password' | 'new-password' }) {
   return <FormField {...props} label={label} type="password" autoComplete={autoComplete} />;
 }
+
+/** A new password and its confirmation, the fields of `newPasswordPairSchema`. */
+export interface NewPasswordPair {
+  newPassword: string;
+  confirmPassword: string;
+}
+
+const NEW_PASSWORD_FIELDS = [
+  ['newPassword', authTexts.updatePassword.newPasswordLabel],
+  ['confirmPassword', authTexts.updatePassword.confirmPasswordLabel],
+] as const;
+
+/** The two fields of a new password and its confirmation; `ids` keeps each form's own field ids. */
+export function NewPasswordFields({
+  ids,
+  values,
+  onChange,
+  errors,
+}: {
+  ids: NewPasswordPair;
+  values: NewPasswordPair;
+  onChange: (field: keyof NewPasswordPair) => (value: string) => void;
+  errors: Partial<NewPasswordPair>;
+}) {
+  return NEW_PASSWORD_FIELDS.map(([field, label]) => (
+    <PasswordField key={field} id={ids[field]} label={label} value={values[field]} onChange={onChange(field)} invalid={errors[field]} autoComplete="new-password" />
+  ));
+}

@@ -6,7 +6,7 @@ import { messages } from '../../../../shared/messages';
 import { useDialog } from '../../../components/message-dialog';
 import { useChangePassword } from '../api/change-password';
 import { authErrorMessage } from '../auth-texts';
-import { PasswordField } from './auth-fields';
+import { NewPasswordFields, PasswordField } from './auth-fields';
 import { ErrorNotice } from './form-notices';
 import { firstErrorPerField } from '../../../lib/field-errors';
 
@@ -47,8 +47,7 @@ export function ChangePasswordForm() {
   return (
     <Form noValidate onSubmit={(event) => void submit(event)} aria-labelledby="change-password-heading">
       <PasswordField id="current-password" label="Current Password" value={values.currentPassword} onChange={set('currentPassword')} invalid={errors.currentPassword} autoComplete="current-password" />
-      <PasswordField id="new-password" label="New Password" value={values.newPassword} onChange={set('newPassword')} invalid={errors.newPassword} autoComplete="new-password" />
-      <PasswordField id="confirm-password" label="Confirm Password" value={values.confirmPassword} onChange={set('confirmPassword')} invalid={errors.confirmPassword} autoComplete="new-password" />
+      <NewPasswordFields ids={{ newPassword: 'new-password', confirmPassword: 'confirm-password' }} values={values} onChange={set} errors={errors} />
       <Form.Check
         className="mb-3"
         id="revoke-other-sessions"

@@ -9,7 +9,7 @@ import { messages } from '../../../../shared/messages';
 import { refreshSession } from '../../../lib/session';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
-import { PasswordField } from './auth-fields';
+import { NewPasswordFields, type NewPasswordPair } from './auth-fields';
 import { ErrorNotice } from './form-notices';
 import { firstErrorPerField } from '../../../lib/field-errors';
 
@@ -83,19 +83,19 @@ function UpdatePassword({ token }: { token: string }) {
   const action = useAuthAction();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [errors, setErrors] = useState<{ newPassword?: string; confirmPassword?: string }>({});
+  const [values, setValues] = useState<NewPasswordPair>({ newPassword: '', confirmPassword: '' });
+  const [errors, setErrors] = useState<Partial<NewPasswordPair>>({});
+  const set = (field: keyof NewPasswordPair) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = newPasswordPairSchema.safeParse({ newPassword, confirmPassword });
+    const parsed = newPasswordPairSchema.safeParse(values);
     if (!parsed.success) {
-      setErrors(firstErrorPerField<keyof typeof errors>(parsed.error));
+      setErrors(firstErrorPerField<keyof NewPasswordPair>(parsed.error));
       return;
     }
     setErrors({});
-    const result = await action.run(({ authClient, authCall }) => authCall(authClient.resetPassword({ newPassword, token })));
+    const result = await action.run(({ authClient, authCall }) => authCall(authClient.resetPassword({ newPassword: values.newPassword, token })));
     if (!result) return;
     // The reset ended every session of the account, this browser's too.
     refreshSession(queryClient);
@@ -106,22 +106,7 @@ function UpdatePassword({ token }: { token: string }) {
     <section aria-labelledby="link-heading">
       <h1 id="link-heading" className="h3 mb-3">Choose a new password</h1>
       <Form noValidate onSubmit={(event) => void submit(event)} aria-labelledby="link-heading">
-        <PasswordField
-          id="update-password-new"
-          label={authTexts.updatePassword.newPasswordLabel}
-          value={newPassword}
-          onChange={setNewPassword}
-          invalid={errors.newPassword}
-          autoComplete="new-password"
-        />
-        <PasswordField
-          id="update-password-confirm"
-          label={authTexts.updatePassword.confirmPasswordLabel}
-          value={confirmPassword}
-          onChange={setConfirmPassword}
-          invalid={errors.confirmPassword}
-          autoComplete="new-password"
-        />
+        <NewPasswordFields ids={{ newPassword: 'update-password-new', confirmPassword: 'update-password-confirm' }} values={values} onChange={set} errors={errors} />
         <Button type="submit" className="w-100" disabled={action.pending}>
           {action.pending ? authTexts.updatePassword.loading : authTexts.updatePassword.button}
         </Button>

@@ -1,9 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import { FEDIVERSE_HANDLE_MESSAGE, followInputSchema } from '../../../../shared/federation-schema';
-import { messages } from '../../../../shared/messages';
-import { FieldAnswer, invalidProps } from '../../../components/form-field';
+import { OneFieldForm, useFieldCheck } from '../../../components/form-field';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useFollow } from '../api/follow';
 
@@ -17,18 +14,18 @@ const ANSWER_ID = `${FIELD_ID}-answer`;
  */
 export function FollowForm({ userId }: { userId: string }) {
   const [handle, setHandle] = useState('');
-  const [invalid, setInvalid] = useState<string | null>(null);
   const follow = useFollow(userId);
+  const check = useFieldCheck(follow.reset);
+  const { invalid } = check;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = followInputSchema.safeParse({ handle });
     if (!parsed.success) {
-      follow.reset();
-      setInvalid(parsed.error.issues[0]?.message ?? FEDIVERSE_HANDLE_MESSAGE);
+      check.reject(parsed.error, FEDIVERSE_HANDLE_MESSAGE);
       return;
     }
-    setInvalid(null);
+    check.accept();
     follow.mutate(parsed.data, { onSuccess: () => setHandle('') });
   };
 
@@ -38,30 +35,27 @@ export function FollowForm({ userId }: { userId: string }) {
   const answer = follow.data ? `You follow ${follow.data.name ?? follow.data.handle} now${follow.data.state === 'pending' ? ', once they approve' : ''}.` : null;
 
   return (
-    <Form noValidate onSubmit={submit} style={{ maxWidth: '36rem' }}>
-      <Form.Label htmlFor={FIELD_ID}>Fediverse address</Form.Label>
-      <div className="d-flex gap-2">
-        <Form.Control
-          id={FIELD_ID}
-          name="handle"
-          type="text"
-          autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
-          placeholder="@someone@example.social"
-          value={handle}
-          onChange={(event) => {
-            setHandle(event.target.value);
-            setInvalid(null);
-            follow.reset();
-          }}
-          {...invalidProps(fieldError, failure || answer ? ANSWER_ID : undefined)}
-        />
-        <Button type="submit" className="flex-shrink-0" disabled={follow.isPending}>
-          {follow.isPending ? messages.loading : 'Follow'}
-        </Button>
-      </div>
-      <FieldAnswer id={ANSWER_ID} failure={failure} answer={answer} hint="The address of an account on Mastodon or another fediverse site." />
-    </Form>
+    <OneFieldForm
+      onSubmit={submit}
+      label="Fediverse address"
+      control={{
+        id: FIELD_ID,
+        name: 'handle',
+        type: 'text',
+        autoComplete: 'off',
+        autoCapitalize: 'none',
+        spellCheck: false,
+        placeholder: '@someone@example.social',
+        value: handle,
+        onChange: check.onChange(setHandle),
+      }}
+      invalid={fieldError}
+      answerId={ANSWER_ID}
+      button="Follow"
+      pending={follow.isPending}
+      failure={failure}
+      answer={answer}
+      hint="The address of an account on Mastodon or another fediverse site."
+    />
   );
 }

@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { replyInputSchema, type RemotePost } from '../../../../shared/federation-schema';
 import { messages } from '../../../../shared/messages';
-import { invalidProps } from '../../../components/form-field';
+import { invalidProps, useFieldCheck } from '../../../components/form-field';
 import { errorMessage } from '../../../lib/api-client';
 import { useSendReply } from '../api/send-reply';
 
@@ -15,18 +15,21 @@ export function ReplyForm({ post, index }: { post: RemotePost; index: number }) 
   const fieldId = `reply-${index}`;
   const answerId = `${fieldId}-answer`;
   const [content, setContent] = useState('');
-  const [invalid, setInvalid] = useState<string | null>(null);
   const reply = useSendReply();
+  // A reply on its way keeps its answer, and its emptying of the field, when the field is typed in.
+  const check = useFieldCheck(() => {
+    if (!reply.isPending) reply.reset();
+  });
+  const { invalid } = check;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = replyInputSchema.safeParse({ inReplyTo: post.objectId, content });
     if (!parsed.success) {
-      reply.reset();
-      setInvalid(parsed.error.issues[0]?.message ?? 'Write a reply first.');
+      check.reject(parsed.error, 'Write a reply first.');
       return;
     }
-    setInvalid(null);
+    check.accept();
     reply.mutate(parsed.data, { onSuccess: () => setContent('') });
   };
 
@@ -42,11 +45,7 @@ export function ReplyForm({ post, index }: { post: RemotePost; index: number }) 
         id={fieldId}
         name="content"
         value={content}
-        onChange={(event) => {
-          setContent(event.target.value);
-          setInvalid(null);
-          if (!reply.isPending) reply.reset();
-        }}
+        onChange={check.onChange(setContent)}
         {...invalidProps(invalid, failure || reply.isSuccess ? answerId : undefined)}
       />
       {failure ? (

@@ -1,8 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import { messages } from '../../../../shared/messages';
-import { FieldAnswer, invalidProps } from '../../../components/form-field';
+import { OneFieldForm, useFieldCheck } from '../../../components/form-field';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 import { useHydrated } from '../../../lib/use-hydrated';
@@ -35,19 +32,19 @@ export function SubscribeForm({ authorId }: SubscribeFormProps) {
   // What the reader typed; until they type, their own address (when signed in).
   const [typed, setTyped] = useState<string | null>(null);
   const email = typed ?? session?.user.email ?? '';
-  const [invalid, setInvalid] = useState<string | null>(null);
   const subscribe = useSubscribe(session?.user.id ?? null);
+  const check = useFieldCheck(subscribe.reset);
+  const { invalid } = check;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const { subscribeInputSchema, INVALID_SUBSCRIPTION_EMAIL } = await loadSchema();
     const parsed = subscribeInputSchema.safeParse({ email, authorId });
     if (!parsed.success) {
-      subscribe.reset();
-      setInvalid(parsed.error.issues[0]?.message ?? INVALID_SUBSCRIPTION_EMAIL);
+      check.reject(parsed.error, INVALID_SUBSCRIPTION_EMAIL);
       return;
     }
-    setInvalid(null);
+    check.accept();
     subscribe.mutate(parsed.data);
   };
 
@@ -65,29 +62,20 @@ export function SubscribeForm({ authorId }: SubscribeFormProps) {
         Only the scripts send it: until they run, the button waits, and `post` keeps an address
         pressed in by Enter out of the URL (and so out of logs and caches).
       */}
-      <Form method="post" noValidate onSubmit={(event) => void submit(event)} style={{ maxWidth: '36rem' }}>
-        <Form.Label htmlFor={fieldId}>{subscriptionTexts.emailLabel}</Form.Label>
-        <div className="d-flex gap-2">
-          <Form.Control
-            id={fieldId}
-            type="email"
-            name="email"
-            autoComplete="email"
-            value={email}
-            onFocus={() => void loadSchema()}
-            onChange={(event) => {
-              setTyped(event.target.value);
-              setInvalid(null);
-              subscribe.reset();
-            }}
-            {...invalidProps(fieldError, failure || answer ? answerId : undefined)}
-          />
-          <Button type="submit" className="flex-shrink-0" disabled={!hydrated || subscribe.isPending}>
-            {subscribe.isPending ? messages.loading : subscriptionTexts.subscribe}
-          </Button>
-        </div>
-        <FieldAnswer id={answerId} failure={failure} answer={answer} hint="You can unsubscribe at any time, from any of the e-mails." />
-      </Form>
+      <OneFieldForm
+        method="post"
+        onSubmit={(event) => void submit(event)}
+        label={subscriptionTexts.emailLabel}
+        control={{ id: fieldId, type: 'email', name: 'email', autoComplete: 'email', value: email, onFocus: () => void loadSchema(), onChange: check.onChange(setTyped) }}
+        invalid={fieldError}
+        answerId={answerId}
+        button={subscriptionTexts.subscribe}
+        pending={subscribe.isPending}
+        ready={hydrated}
+        failure={failure}
+        answer={answer}
+        hint="You can unsubscribe at any time, from any of the e-mails."
+      />
     </section>
   );
 }
