@@ -10,7 +10,7 @@ import { processUploadedImage } from './images/image-processing.js';
 import { createLocalImageStorage } from './storage/local-storage.js';
 import { newImageKey } from './storage/storage.js';
 import { solidPng } from './testing/image-fixtures.js';
-import { freePort, slowContactPost, startHealthyServer, startServer, waitForHealth } from './testing/server-process.js';
+import { freePort, signUpOverHttp, slowContactPost, startHealthyServer, startServer, waitForHealth } from './testing/server-process.js';
 
 /** A new data folder whose database, migrated, has one user (`id`) written straight into it, as an earlier version left it. */
 async function siteWithUser(id: string) {
@@ -100,16 +100,9 @@ describe('the server process', () => {
   it('on SIGTERM, finishes an upload in flight and rolls back one that never arrives: no half-written blog or file', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
     const port = await freePort();
-    const origin = `http://localhost:${port}`;
     const server = startServer({ PORT: String(port), DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', REQUEST_TIMEOUT_MS: '3000' });
     await waitForHealth(port);
-    const signUp = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
-      method: 'POST',
-      headers: { origin, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'uploader@example.com', password: 'correct horse battery', name: 'uploader' }),
-    });
-    expect(signUp.status).toBe(200);
-    const cookie = signUp.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+    const cookie = await signUpOverHttp(port, 'uploader@example.com');
 
     const finished = await slowUpload(port, cookie, 'Finished across a shutdown');
     const abandoned = await slowUpload(port, cookie, 'Never finished');

@@ -9,8 +9,9 @@ import { IMAGE_WORKER_SETTINGS, type ImageReply, type ImageRequest, type ImageWo
  * starts it on the first image and stops it when images stop coming). It runs the same two
  * functions the server would run itself, and answers each request with its result or its error.
  */
-const settings = JSON.parse(process.env[IMAGE_WORKER_SETTINGS] ?? '{}') as Partial<ImageWorkerSettings>;
-configureImageMemory({ cacheBytes: settings.cacheBytes ?? 0, concurrency: settings.concurrency ?? 1, jobs: Number.POSITIVE_INFINITY, inChildProcess: false });
+// The server hands its share of the budget over (`image-worker-client.ts`); it limits how many images come at once.
+const settings = JSON.parse(process.env[IMAGE_WORKER_SETTINGS]!) as ImageWorkerSettings;
+configureImageMemory({ ...settings, jobs: Number.POSITIVE_INFINITY, inChildProcess: false });
 
 process.on('message', (request: ImageRequest) => {
   void answer(request).then((reply) => process.send?.(reply));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { solidPng } from '../testing/image-fixtures.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, signUpOverHttp, startServer, waitForHealth } from '../testing/server-process.js';
 
 const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../testing/record-packages.mjs')).href;
 
@@ -39,22 +39,16 @@ describe('packages loaded on first use', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-packages-'));
     const file = path.join(dataDir, 'packages.txt');
     const port = await freePort();
-    const origin = `http://localhost:${port}`;
     const server = startServer({ PORT: String(port), DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', NODE_OPTIONS: `--import ${RECORDER}`, RECORD_PACKAGES_FILE: file });
     await waitForHealth(port, 90_000);
-    const signUp = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
-      method: 'POST',
-      headers: { origin, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'uploader@example.com', password: 'correct horse battery', name: 'uploader' }),
-    });
-    expect(signUp.status).toBe(200);
+    const cookie = await signUpOverHttp(port, 'uploader@example.com');
     const form = new FormData();
     form.append('title', 'With a picture');
     form.append('blog', 'A blog with an image.');
     form.append('image', new Blob([new Uint8Array(await solidPng(1200, 800))], { type: 'image/png' }), 'a.png');
     const created = await fetch(`http://127.0.0.1:${port}/api/blogs`, {
       method: 'POST',
-      headers: { origin, cookie: signUp.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ') },
+      headers: { origin: `http://localhost:${port}`, cookie },
       body: form,
     });
     expect(created.status).toBe(201);

@@ -47,6 +47,17 @@ export function startServer(env: Record<string, string>, options: { umask?: numb
   return { child, exited, stderr: () => stderr, stdout: () => stdout };
 }
 
+/** Signs up `email` on the server process at `port` (started with e-mail verification off) and answers its session cookie. */
+export async function signUpOverHttp(port: number, email: string): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { origin: `http://localhost:${port}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'correct horse battery', name: email.split('@')[0] }),
+  });
+  expect(response.status).toBe(200);
+  return response.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+}
+
 export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
