@@ -151,19 +151,8 @@ export async function timeline(db: Kysely<Database>, userId: string, limit: numb
   return db
     .selectFrom('federation_posts')
     .innerJoin('federation_following', 'federation_following.actor_id', 'federation_posts.actor_id')
-    .select([
-      'federation_posts.object_id',
-      'federation_posts.actor_id',
-      'federation_following.handle',
-      'federation_following.name',
-      'federation_posts.url',
-      'federation_posts.title',
-      'federation_posts.html',
-      'federation_posts.summary',
-      'federation_posts.published_at',
-      'federation_posts.updated_at',
-      'federation_posts.received_at',
-    ])
+    .selectAll('federation_posts')
+    .select(['federation_following.handle', 'federation_following.name'])
     .where('federation_following.user_id', '=', userId)
     .orderBy(sql`coalesce(federation_posts.published_at, federation_posts.received_at)`, 'desc')
     .limit(limit)

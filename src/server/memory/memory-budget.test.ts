@@ -55,7 +55,7 @@ describe('the memory budget', () => {
 
     const postgres = splitMemory({ bytes: 192 * MB, source: 'MEMORY_LIMIT_MB' }, { database: 'postgres', cores: 2 });
     expect(postgres.pgliteSharedBuffersBytes).toBeUndefined();
-    expect(postgres.nodeFlags).toEqual(['--max-old-space-size=256', '--max-semi-space-size=1', '--expose-gc']);
+    expect(postgres.nodeFlags).toEqual(['--max-old-space-size=256', '--max-semi-space-size=1', '--no-maglev', '--expose-gc']);
     expect(describeSplit(postgres)).toMatch(/^memory: 192 MB \(MEMORY_LIMIT_MB\): response cache \d+ MB, public data \d+ MB, sharp cache \d+ MB, 1 thread, 1 image at once, node /);
   });
 

@@ -105,7 +105,7 @@ export interface MemorySplit {
    * recompile PGlite's hot functions as they warm up, taking several hundred MB for a while
    * (measured: a first start peaked at 1 GB with it, under 300 MB without); queries run slower.
    * Below 2 GB also `--expose-gc`, for one collection when the server goes idle after work
-   * (`idle-reclaim.ts`).
+   * (`idle-reclaim.ts`); below 256 MB `--no-maglev`.
    */
   nodeFlags: string[];
   /**
@@ -182,6 +182,11 @@ function nodeFlags(limit: MemoryLimit, database: 'pglite' | 'postgres'): string[
   // on a 512 MB budget peaked 50 MB lower), at the price of more frequent, shorter scavenges;
   // below 256 MB the smallest V8 allows.
   if (limit.bytes < 1024 * MB) flags.push(`--max-semi-space-size=${limit.bytes < 256 * MB ? 1 : 4}`);
+  // Below 256 MB (the app alone, on a Postgres server) no Maglev, V8's middle compiler: hot code
+  // still goes from the baseline compiler to TurboFan, but the code Maglev compiles for everything
+  // warm stays in the process (measured at 192 MB: idle after the load 134–135 MB without it,
+  // 154–159 MB with it; docs/memory.md).
+  if (limit.bytes < 256 * MB) flags.push('--no-maglev');
   // `gc` for the collection once the server is idle after work (`idle-reclaim.ts`).
   if (limit.bytes < SMALL_MACHINE_BELOW_BYTES) flags.push('--expose-gc');
   return flags;

@@ -9,9 +9,8 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const MODERATION_LIST_LIMIT = 100;
 export const MODERATION_LOG_LIMIT = 50;
 
-/** A reportable item as the moderators see it, whatever its type. */
+/** A reportable item as the moderators see it, whatever its type (its store in `TARGETS` knows which). */
 export interface TargetRow {
-  type: ReportTargetType;
   id: string;
   blog_id: string;
   title: string;
@@ -73,12 +72,17 @@ async function closeOpenReports<TB extends keyof Database>(
     .execute();
 }
 
+/** A reportable item's id and its author's, as `findVisible` answers them. */
+const asReportable = (row: { id: string; user_id: string | null } | undefined) => row && { id: row.id, authorId: row.user_id };
+
+/** When an item is hidden: now, or never again when restored (`moderatorId` null). */
+const hiddenAt = (moderatorId: string | null) => (moderatorId === null ? null : new Date());
+
 const blogTargets = (db: Db) =>
   db
     .selectFrom('blogs')
     .innerJoin('user as author', 'author.id', 'blogs.user_id')
     .select([
-      sql<ReportTargetType>`'blog'`.as('type'),
       'blogs.id',
       'blogs.id as blog_id',
       'blogs.title',
@@ -92,19 +96,14 @@ const blogTargets = (db: Db) =>
 
 const blogStore: TargetStore = {
   async findVisible(db, id, viewerId) {
-    const row = await db
-      .selectFrom('blogs')
-      .select(['blogs.id', 'blogs.user_id'])
-      .where('blogs.id', '=', id)
-      .where(blogVisibleTo(viewerId))
-      .executeTakeFirst();
-    return row && { id: row.id, authorId: row.user_id };
+    const visible = db.selectFrom('blogs').where('blogs.id', '=', id).where(blogVisibleTo(viewerId));
+    return asReportable(await visible.select(['blogs.id', 'blogs.user_id']).executeTakeFirst());
   },
   ...targetLists(blogTargets),
   async setHidden(trx, id, moderatorId) {
     const row = await trx
       .updateTable('blogs')
-      .set({ hidden_at: moderatorId === null ? null : new Date(), hidden_by: moderatorId })
+      .set({ hidden_at: hiddenAt(moderatorId), hidden_by: moderatorId })
       .where('id', '=', id)
       .returning(['title', 'id'])
       .executeTakeFirst();
@@ -122,7 +121,6 @@ const commentTargets = (db: Db) =>
     .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
     .leftJoin('user as author', 'author.id', 'comments.user_id')
     .select([
-      sql<ReportTargetType>`'comment'`.as('type'),
       'comments.id',
       'comments.blog_id',
       'blogs.title',
@@ -138,21 +136,19 @@ const commentLabel = (blogTitle: string, body: string) => `comment on “${blogT
 
 const commentStore: TargetStore = {
   async findVisible(db, id, viewerId) {
-    const row = await db
+    const visible = db
       .selectFrom('comments')
       .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
-      .select(['comments.id', 'comments.user_id'])
       .where('comments.id', '=', id)
       .where(isCommentVisibleTo(viewerId))
-      .where(blogVisibleTo(viewerId))
-      .executeTakeFirst();
-    return row && { id: row.id, authorId: row.user_id };
+      .where(blogVisibleTo(viewerId));
+    return asReportable(await visible.select(['comments.id', 'comments.user_id']).executeTakeFirst());
   },
   ...targetLists(commentTargets),
   async setHidden(trx, id, moderatorId) {
     const row = await trx
       .updateTable('comments')
-      .set({ hidden_at: moderatorId === null ? null : new Date() })
+      .set({ hidden_at: hiddenAt(moderatorId) })
       .where('id', '=', id)
       .returning(['blog_id', 'body'])
       .executeTakeFirst();
@@ -195,15 +191,8 @@ export async function selectOpenReports(db: Db, limit: number) {
   return db
     .selectFrom('reports')
     .innerJoin('user as reporter', 'reporter.id', 'reports.reporter_id')
-    .select([
-      'reports.id',
-      'reports.target_type',
-      'reports.target_id',
-      'reports.reason',
-      'reports.details',
-      'reports.created_at',
-      'reporter.email as reporter_email',
-    ])
+    .selectAll('reports')
+    .select('reporter.email as reporter_email')
     .where('reports.status', '=', 'open')
     .orderBy('reports.created_at')
     .orderBy('reports.id')

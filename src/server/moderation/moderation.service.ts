@@ -71,9 +71,9 @@ export async function createReport(deps: ModerationDeps, reporter: SessionUser, 
   }
 }
 
-function toTarget(row: TargetRow): ModerationTarget {
+function toTarget(type: ReportTargetType, row: TargetRow): ModerationTarget {
   return {
-    type: row.type,
+    type,
     id: row.id,
     blogId: row.blog_id,
     title: row.title,
@@ -100,8 +100,8 @@ export async function getOverview(deps: ModerationDeps): Promise<ModerationOverv
   for (const [type, store] of Object.entries(TARGETS) as [ReportTargetType, (typeof TARGETS)[ReportTargetType]][]) {
     if (!store) continue;
     const ids = [...new Set(reports.filter((report) => report.target_type === type).map((report) => report.target_id))];
-    for (const row of await store.findMany(db, ids)) targets.set(`${type}:${row.id}`, toTarget(row));
-    hidden.push(...(await store.listHidden(db, MODERATION_LIST_LIMIT)).map(toTarget));
+    for (const row of await store.findMany(db, ids)) targets.set(`${type}:${row.id}`, toTarget(type, row));
+    hidden.push(...(await store.listHidden(db, MODERATION_LIST_LIMIT)).map((row) => toTarget(type, row)));
   }
   return {
     // A report whose item was deleted since has nothing left to act on.

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createTestApp, type TestApp } from './test-app.js';
+import { selectBlogComments } from '../comments/comments.repository.js';
 import { createImageStorage } from '../storage/storage.js';
 import type { ImportDeps } from '../portability/import/import.service.js';
 import type { Database } from '../db/schema.js';
@@ -73,13 +74,7 @@ export async function folderEntries(root: string): Promise<Record<string, Buffer
   return entries;
 }
 
-/** A blog's comments, oldest first, each with its author's address. */
+/** A blog's comments as a reader sees them, oldest first, each with its author's address (`author`). */
 export function commentsOfBlog(db: Kysely<Database>, blogId: string) {
-  return db
-    .selectFrom('comments')
-    .innerJoin('user', 'user.id', 'comments.user_id')
-    .select(['comments.id', 'comments.parent_id', 'comments.body', 'comments.created_at', 'user.email'])
-    .where('comments.blog_id', '=', blogId)
-    .orderBy('comments.created_at')
-    .execute();
+  return selectBlogComments(db, blogId, null);
 }

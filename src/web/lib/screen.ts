@@ -1,8 +1,9 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { LoaderFunction } from 'react-router';
 import { LIST_PAGE, type PageCaching } from '../../shared/cache-tags';
-import type { MetaFunction } from './page-meta';
+import { queryLoader } from './load-query';
+import type { MetaArgs, MetaFunction, PageMeta } from './page-meta';
 
 /**
  * What each file in `routes/` exports: the screen, the loader that fills the query cache
@@ -40,3 +41,19 @@ export interface Screen {
 export const LIST_SCREEN = { scriptOnFirstTouch: true, cache: LIST_PAGE } as const;
 /** A list of blogs also rendered with the signed-in reader's session (home, an author's, search). */
 export const LIST_SCREEN_FOR_THE_VIEWER = { ...LIST_SCREEN, forTheViewer: true } as const;
+
+/** A list of blogs rendered with the signed-in reader's session, and what its load failure says (home, an author's). */
+export const BLOG_LIST_SCREEN = { ...LIST_SCREEN_FOR_THE_VIEWER, loadError: 'The blogs could not be loaded.' } as const;
+
+/**
+ * The loader and meta of a screen that shows the one list its URL names: `listOf` reads the URL
+ * the same way for both, `queryOf` is the list's query (or throws a route error when the URL names
+ * none), `metaOf` describes the page.
+ */
+export function urlListScreen<TList, TData, TKey extends QueryKey>(
+  listOf: (url: URL) => TList,
+  queryOf: (list: TList) => FetchQueryOptions<TData, Error, TData, TKey>,
+  metaOf: (list: TList, args: MetaArgs) => PageMeta,
+): Pick<Screen, 'loader' | 'meta'> {
+  return { loader: queryLoader((url) => queryOf(listOf(url))), meta: (args) => metaOf(listOf(args.url), args) };
+}

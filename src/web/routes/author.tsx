@@ -1,5 +1,3 @@
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
@@ -9,8 +7,9 @@ import { AuthorProfile } from '../features/blogs/components/author-profile';
 import { BlogListPage } from '../features/blogs/components/blog-list-page';
 import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
 import { SubscriberCount } from '../features/subscriptions/components/subscriber-count';
-import { queryLoader, routeError } from '../lib/load-query';
-import { LIST_SCREEN_FOR_THE_VIEWER, type Screen } from '../lib/screen';
+import { routeError } from '../lib/load-query';
+import { usePagedQuery } from '../lib/use-paged-query';
+import { BLOG_LIST_SCREEN, type Screen, urlListScreen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
 
 const listOf = (url: URL) => ({ id: url.searchParams.get('id') ?? '', page: pageFromUrl(url.searchParams.get('page')) });
@@ -29,12 +28,7 @@ function AuthorPage() {
   const [searchParams] = useSearchParams();
   const id = searchParams.get('id') ?? '';
   const [page, goTo] = usePageParam();
-  const { data: list } = useSuspenseQuery(getAuthorBlogsQueryOptions(id, page));
-  const queryClient = useQueryClient();
-
-  useEffect(() => {
-    if (list.hasMore) void queryClient.prefetchQuery(getAuthorBlogsQueryOptions(id, page + 1));
-  }, [list.hasMore, id, page, queryClient]);
+  const list = usePagedQuery(page, (at) => getAuthorBlogsQueryOptions(id, at));
 
   return (
     <>
@@ -52,25 +46,25 @@ function AuthorPage() {
 }
 
 export const authorScreen: Screen = {
-  ...LIST_SCREEN_FOR_THE_VIEWER,
+  ...BLOG_LIST_SCREEN,
   Component: AuthorPage,
-  loader: queryLoader((url) => {
-    const { id, page } = listOf(url);
-    if (!id) throw routeError(404, messages.noSuchAuthor);
-    return getAuthorBlogsQueryOptions(id, page);
-  }),
-  meta: ({ url, queryClient }) => {
-    const { id, page } = listOf(url);
-    const list = id ? queryClient.getQueryData(getAuthorBlogsQueryOptions(id, page).queryKey) : undefined;
-    if (!list) return { title: messages.noSuchAuthor, description: messages.noSuchAuthor, path: paths.author(id, page) };
-    const heading = messages.blogsBy(list.author.email);
-    return {
-      title: page > 1 ? `${heading}, page ${page}` : heading,
-      description: `The blogs ${list.author.email} wrote, newest first.`,
-      path: paths.author(list.author.id, page),
-      feed: { title: heading, author: list.author.id },
-    };
-  },
-  loadError: 'The blogs could not be loaded.',
+  ...urlListScreen(
+    listOf,
+    ({ id, page }) => {
+      if (!id) throw routeError(404, messages.noSuchAuthor);
+      return getAuthorBlogsQueryOptions(id, page);
+    },
+    ({ id, page }, { queryClient }) => {
+      const list = id ? queryClient.getQueryData(getAuthorBlogsQueryOptions(id, page).queryKey) : undefined;
+      if (!list) return { title: messages.noSuchAuthor, description: messages.noSuchAuthor, path: paths.author(id, page) };
+      const heading = messages.blogsBy(list.author.email);
+      return {
+        title: page > 1 ? `${heading}, page ${page}` : heading,
+        description: `The blogs ${list.author.email} wrote, newest first.`,
+        path: paths.author(list.author.id, page),
+        feed: { title: heading, author: list.author.id },
+      };
+    },
+  ),
   NotFound: AuthorDoesNotExist,
 };

@@ -1,5 +1,3 @@
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
@@ -7,9 +5,9 @@ import { SortLinks, SORTS, sortFromUrl } from '../components/sort-links';
 import { getBlogsQueryOptions } from '../features/blogs/api/get-blogs';
 import { BlogListPage } from '../features/blogs/components/blog-list-page';
 import { SubscribeForm } from '../features/subscriptions/components/subscribe-form';
-import { queryLoader } from '../lib/load-query';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
-import { LIST_SCREEN_FOR_THE_VIEWER, type Screen } from '../lib/screen';
+import { usePagedQuery } from '../lib/use-paged-query';
+import { BLOG_LIST_SCREEN, type Screen, urlListScreen } from '../lib/screen';
 import { useSession } from '../lib/session';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
 
@@ -43,13 +41,7 @@ function HomePage() {
   const [searchParams] = useSearchParams();
   const sort = sortFromUrl(searchParams.get('sort'));
   const [page, goTo] = usePageParam();
-  const { data: blogs } = useSuspenseQuery(getBlogsQueryOptions(page, sort));
-  const queryClient = useQueryClient();
-
-  // Next is the likely click: have it ready.
-  useEffect(() => {
-    if (blogs.hasMore) void queryClient.prefetchQuery(getBlogsQueryOptions(page + 1, sort));
-  }, [blogs.hasMore, page, sort, queryClient]);
+  const blogs = usePagedQuery(page, (at) => getBlogsQueryOptions(at, sort));
 
   return (
     <>
@@ -63,17 +55,15 @@ function HomePage() {
 }
 
 export const homeScreen: Screen = {
-  ...LIST_SCREEN_FOR_THE_VIEWER,
+  ...BLOG_LIST_SCREEN,
   Component: HomePage,
-  loader: queryLoader((url) => {
-    const { page, sort } = listOf(url);
-    return getBlogsQueryOptions(page, sort);
-  }),
-  meta: ({ url }) => {
-    const { page, sort } = listOf(url);
-    const name = sort === 'top' ? undefined : SORTS.find((option) => option.sort === sort)?.title;
-    const title = page > 1 ? `${name ?? 'Blogs'}, page ${page}` : name;
-    return { title, description: SITE_DESCRIPTION, path: paths.home(page, sort) };
-  },
-  loadError: 'The blogs could not be loaded.',
+  ...urlListScreen(
+    listOf,
+    ({ page, sort }) => getBlogsQueryOptions(page, sort),
+    ({ page, sort }) => {
+      const name = sort === 'top' ? undefined : SORTS.find((option) => option.sort === sort)?.title;
+      const title = page > 1 ? `${name ?? 'Blogs'}, page ${page}` : name;
+      return { title, description: SITE_DESCRIPTION, path: paths.home(page, sort) };
+    },
+  ),
 };

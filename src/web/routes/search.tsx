@@ -1,5 +1,3 @@
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
 import { useNavigate, useNavigation, useSearchParams } from 'react-router';
 import type { SearchIn } from '../../shared/blog-schema';
@@ -9,6 +7,7 @@ import { Pager } from '../components/pager';
 import { BlogCard } from '../features/blogs/components/blog-card';
 import { searchBlogsQueryOptions } from '../features/search/api/search-blogs';
 import { loadQuery } from '../lib/load-query';
+import { usePagedQuery } from '../lib/use-paged-query';
 import { LIST_SCREEN_FOR_THE_VIEWER, type Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
 
@@ -70,12 +69,7 @@ function SearchInTextSwitch({ searchTerm, searchIn }: { searchTerm: string; sear
  * rendered as text, so markup in it is shown, never run; so are the snippets' words.
  */
 function SearchResults({ searchTerm, searchIn, page, onPageChange }: { searchTerm: string; searchIn: SearchIn; page: number; onPageChange: (page: number) => void }) {
-  const { data: results } = useSuspenseQuery(searchBlogsQueryOptions(searchTerm, page, searchIn));
-  const queryClient = useQueryClient();
-
-  useEffect(() => {
-    if (results.hasMore) void queryClient.prefetchQuery(searchBlogsQueryOptions(searchTerm, page + 1, searchIn));
-  }, [results.hasMore, page, searchTerm, searchIn, queryClient]);
+  const results = usePagedQuery(page, (at) => searchBlogsQueryOptions(searchTerm, at, searchIn));
 
   if (results.total === 0) return <NoBlogsFound />;
   return (

@@ -1,5 +1,3 @@
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../shared/paths';
 import { tagNameSchema } from '../../shared/tag-schema';
@@ -8,6 +6,7 @@ import { getTagBlogsQueryOptions } from '../features/blogs/api/get-tag-blogs';
 import { BlogListPage } from '../features/blogs/components/blog-list-page';
 import { TAG_TEXTS } from '../features/tags/tag-texts';
 import { loadQuery, routeError } from '../lib/load-query';
+import { usePagedQuery } from '../lib/use-paged-query';
 import { LIST_SCREEN, type Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
 
@@ -36,12 +35,7 @@ function TagPage() {
   const tag = tagFrom(searchParams) ?? '';
   const sort = sortFromUrl(searchParams.get('sort'));
   const [page, goTo] = usePageParam();
-  const { data: list } = useSuspenseQuery(getTagBlogsQueryOptions(tag, page, sort));
-  const queryClient = useQueryClient();
-
-  useEffect(() => {
-    if (list.hasMore) void queryClient.prefetchQuery(getTagBlogsQueryOptions(tag, page + 1, sort));
-  }, [list.hasMore, tag, page, sort, queryClient]);
+  const list = usePagedQuery(page, (at) => getTagBlogsQueryOptions(tag, at, sort));
 
   return (
     <>

@@ -35,7 +35,7 @@ async function siteContent(deps: ImportDeps) {
       author: blog.email,
       cover: cover && { width: cover.width, height: cover.height },
       inline,
-      comments: comments.map((c) => ({ author: c.email, body: c.body, at: c.created_at.toISOString(), replyTo: c.parent_id === null ? null : position.get(c.parent_id) })),
+      comments: comments.map((c) => ({ author: c.author, body: c.body, at: c.created_at.toISOString(), replyTo: c.parent_id === null ? null : position.get(c.parent_id) })),
     });
   }
   return result;

@@ -63,7 +63,7 @@ describe('import of a WordPress export (WXR)', () => {
   it('imports approved comments with their authors and dates, replies one level deep', async () => {
     const post = await blog('Template: Comments');
     const comments = await commentsOfBlog(site.deps.db, post.id);
-    expect(comments.map((c) => [c.email, c.created_at.toISOString(), c.body])).toEqual([
+    expect(comments.map((c) => [c.author, c.created_at.toISOString(), c.body])).toEqual([
       ['john.doe@wp-sample.example', '2012-09-03T17:18:04.000Z', '**Headings** and *markup* in a comment, with a [link](http://example.org/).'],
       ['jane.bloggs@wp-sample.example', '2012-09-03T17:25:31.000Z', 'Level 2: a reply.'],
       ['john.doe@wp-sample.example', '2012-09-03T17:26:12.000Z', 'Level 3: a reply to the reply.'],
