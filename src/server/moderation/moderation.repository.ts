@@ -120,16 +120,11 @@ const commentTargets = (db: Db) =>
     .selectFrom('comments')
     .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
     .leftJoin('user as author', 'author.id', 'comments.user_id')
+    .select(['comments.id', 'comments.blog_id', 'comments.body', 'comments.author_suspended_at', 'comments.hidden_at', 'blogs.title', 'author.id as author_id'])
     .select([
-      'comments.id',
-      'comments.blog_id',
-      'blogs.title',
-      sql<string | null>`left(comments.body, 200)`.as('excerpt'),
-      'comments.body',
-      'author.id as author_id',
+      // A comment has no excerpt of its own: the page shows the start of its text (`toTarget`).
+      sql<string | null>`null`.as('excerpt'),
       sql<string>`coalesce(author.email, comments.remote_author_name || ' (' || comments.remote_author_url || ')', '')`.as('author_email'),
-      'comments.author_suspended_at',
-      'comments.hidden_at',
     ]);
 
 const commentLabel = (blogTitle: string, body: string) => `comment on “${blogTitle}”: ${body.length > 80 ? `${body.slice(0, 80)}…` : body}`;
