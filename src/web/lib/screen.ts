@@ -42,8 +42,10 @@ export const LIST_SCREEN = { scriptOnFirstTouch: true, cache: LIST_PAGE } as con
 /** A list of blogs also rendered with the signed-in reader's session (home, an author's, search). */
 export const LIST_SCREEN_FOR_THE_VIEWER = { ...LIST_SCREEN, forTheViewer: true } as const;
 
-/** A list of blogs rendered with the signed-in reader's session, and what its load failure says (home, an author's). */
-export const BLOG_LIST_SCREEN = { ...LIST_SCREEN_FOR_THE_VIEWER, loadError: 'The blogs could not be loaded.' } as const;
+/** What a list of blogs says when it fails to load (home, an author's, a tag's). */
+export const BLOG_LIST_LOAD_ERROR = 'The blogs could not be loaded.';
+/** A list of blogs rendered with the signed-in reader's session (home, an author's). */
+export const BLOG_LIST_SCREEN = { ...LIST_SCREEN_FOR_THE_VIEWER, loadError: BLOG_LIST_LOAD_ERROR } as const;
 
 /**
  * The loader and meta of a screen that shows the one list its URL names: `listOf` reads the URL

@@ -7,7 +7,7 @@ import { BlogListPage } from '../features/blogs/components/blog-list-page';
 import { TAG_TEXTS } from '../features/tags/tag-texts';
 import { loadQuery, routeError } from '../lib/load-query';
 import { usePagedQuery } from '../lib/use-paged-query';
-import { LIST_SCREEN, type Screen } from '../lib/screen';
+import { BLOG_LIST_LOAD_ERROR, LIST_SCREEN, type Screen } from '../lib/screen';
 import { pageFromUrl, usePageParam } from '../lib/use-page-param';
 
 /** The tag named in the URL made canonical (`React` is `react`), or undefined when it cannot be a tag. */
@@ -73,6 +73,6 @@ export const tagScreen: Screen = {
       feed: { title: heading, tag },
     };
   },
-  loadError: 'The blogs could not be loaded.',
+  loadError: BLOG_LIST_LOAD_ERROR,
   NotFound: TagDoesNotExist,
 };
