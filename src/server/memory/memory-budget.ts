@@ -184,7 +184,7 @@ function nodeFlags(limit: MemoryLimit, database: 'pglite' | 'postgres'): string[
   if (limit.bytes < 1024 * MB) flags.push(`--max-semi-space-size=${limit.bytes < 256 * MB ? 1 : 4}`);
   // Below 256 MB (the app alone, on a Postgres server) no Maglev, V8's middle compiler: hot code
   // still goes from the baseline compiler to TurboFan, but the code Maglev compiles for everything
-  // warm stays in the process (measured at 192 MB: idle after the load 134–135 MB without it,
+  // warm stays in the process (measured at 192 MB: idle after the load 134–139 MB without it,
   // 154–159 MB with it; docs/memory.md).
   if (limit.bytes < 256 * MB) flags.push('--no-maglev');
   // `gc` for the collection once the server is idle after work (`idle-reclaim.ts`).
