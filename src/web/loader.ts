@@ -33,18 +33,6 @@ function hold(event: Event) {
   loadApp();
 }
 
-/**
- * Typed before the app hydrated: the field shows it but the screen's state does not know it yet
- * (a controlled field hydrates with its server value), so each such field says it changed.
- */
-function announceTypedFields() {
-  for (const field of document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea')) {
-    if (field.type !== 'checkbox' && field.type !== 'radio' && field.type !== 'file' && field.value !== field.defaultValue) {
-      field.dispatchEvent(new Event('input', { bubbles: true }));
-    }
-  }
-}
-
 /** Does again what was held, on the same element, now that the app listens (or without it, if it failed to load). */
 function replay() {
   ready = true;
@@ -81,10 +69,7 @@ function loadApp() {
     .then(hydrated)
     // A task later, so the renders the first effects asked for (what waits for hydration) are done.
     .then(() => new Promise((resolve) => setTimeout(resolve)))
-    .then(() => {
-      announceTypedFields();
-      replay();
-    })
+    .then(replay)
     .catch((error: unknown) => {
       replay();
       throw error;
@@ -92,7 +77,9 @@ function loadApp() {
 }
 
 for (const type of HELD) window.addEventListener(type, hold, true);
-if ((document.documentElement.getAttribute(PAGE_SCRIPTS_ATTRIBUTE) as PageScripts | null) === 'on-first-touch') {
+// A reader already in a field touched the page before this script ran (on a slow network): the app comes at once.
+const touchedAlready = document.activeElement !== null && document.activeElement !== document.body;
+if ((document.documentElement.getAttribute(PAGE_SCRIPTS_ATTRIBUTE) as PageScripts | null) === 'on-first-touch' && !touchedAlready) {
   for (const type of FIRST_TOUCHES) window.addEventListener(type, loadApp, { capture: true, passive: true });
 } else {
   loadApp();

@@ -2,8 +2,9 @@ import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'r
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { messages } from '../../shared/messages';
+import { useFieldValue, type FieldChangeHandler } from '../lib/use-field-value';
 
-type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'id' | 'value' | 'onChange' | 'isInvalid'>;
+type ControlProps = Omit<ComponentProps<typeof Form.Control>, 'id' | 'value' | 'defaultValue' | 'ref' | 'onChange' | 'isInvalid'>;
 
 export interface FormFieldProps extends ControlProps {
   id: string;
@@ -16,16 +17,17 @@ export interface FormFieldProps extends ControlProps {
 
 /**
  * A labelled form control whose error is announced with it: `aria-invalid` and the message
- * linked by `aria-describedby` (react-bootstrap's `isInvalid` only styles the field).
+ * linked by `aria-describedby` (react-bootstrap's `isInvalid` only styles the field). What was
+ * typed into it before the app hydrated counts (`useFieldValue`).
  */
 export function FormField({ id, label, value, onChange, invalid, ...control }: FormFieldProps) {
+  const field = useFieldValue(value, (event) => onChange(event.target.value));
   return (
     <Form.Group className="mb-3" controlId={id}>
       <Form.Label>{label}</Form.Label>
       <Form.Control
         {...control}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
+        {...field}
         {...invalidProps(invalid, invalid ? `${id}-error` : undefined)}
       />
       <Form.Control.Feedback type="invalid" id={`${id}-error`}>
@@ -79,7 +81,7 @@ export interface OneFieldFormProps extends Omit<FieldAnswerProps, 'id'> {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   label: ReactNode;
   /** The field's attributes, its `id` among them. */
-  control: ControlProps & { id: string; value: string; onChange: (event: { target: { value: string } }) => void };
+  control: ControlProps & { id: string; value: string; onChange: FieldChangeHandler };
   /** The message that marks the field invalid, if any. */
   invalid: string | null;
   answerId: string;
@@ -89,13 +91,18 @@ export interface OneFieldFormProps extends Omit<FieldAnswerProps, 'id'> {
   ready?: boolean;
 }
 
-/** A form of one field: its label, the field and its button on one line, and under them `FieldAnswer`. */
+/**
+ * A form of one field: its label, the field and its button on one line, and under them
+ * `FieldAnswer`. What was typed into the field before the app hydrated counts (`useFieldValue`).
+ */
 export function OneFieldForm({ method, onSubmit, label, control, invalid, answerId, button, pending, ready = true, failure, answer, hint }: OneFieldFormProps) {
+  const { value, onChange, ...attributes } = control;
+  const field = useFieldValue(value, onChange);
   return (
     <Form method={method} noValidate onSubmit={onSubmit} style={{ maxWidth: '36rem' }}>
       <Form.Label htmlFor={control.id}>{label}</Form.Label>
       <div className="d-flex gap-2">
-        <Form.Control {...control} {...invalidProps(invalid, failure || answer ? answerId : undefined)} />
+        <Form.Control {...attributes} {...field} {...invalidProps(invalid, failure || answer ? answerId : undefined)} />
         <Button type="submit" className="flex-shrink-0" disabled={!ready || pending}>
           {pending ? messages.loading : button}
         </Button>

@@ -5,6 +5,7 @@ import { replyInputSchema, type RemotePost } from '../../../../shared/federation
 import { messages } from '../../../../shared/messages';
 import { invalidProps, useFieldCheck } from '../../../components/form-field';
 import { errorMessage } from '../../../lib/api-client';
+import { useFieldValue } from '../../../lib/use-field-value';
 import { useSendReply } from '../api/send-reply';
 
 /**
@@ -21,6 +22,7 @@ export function ReplyForm({ post, index }: { post: RemotePost; index: number }) 
     if (!reply.isPending) reply.reset();
   });
   const { invalid } = check;
+  const field = useFieldValue(content, check.onChange(setContent));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -44,8 +46,7 @@ export function ReplyForm({ post, index }: { post: RemotePost; index: number }) 
         rows={2}
         id={fieldId}
         name="content"
-        value={content}
-        onChange={check.onChange(setContent)}
+        {...field}
         {...invalidProps(invalid, failure || reply.isSuccess ? answerId : undefined)}
       />
       {failure ? (
