@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { renderCommentBody } from '../core/comment-body.js';
 import { commentRowVisibleTo } from '../core/comment-visibility.js';
+import { webLinkOrNull } from '../core/remote-links.js';
 import {
   deleteCommentRow,
   findCommentForWrite,
@@ -142,7 +143,8 @@ export function toCommentJson(row: CommentRow): Comment {
     parentId: row.parent_id,
     userId: row.user_id,
     author: row.author,
-    remoteAuthorUrl: row.remote_author_url,
+    // Only ever an http(s) link, also for a row kept before that was checked on arrival.
+    remoteAuthorUrl: webLinkOrNull(row.remote_author_url),
     body: row.body,
     html: row.html,
     createdAt: new Date(row.created_at).toISOString(),

@@ -4,6 +4,7 @@ import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 import type { Database } from '../db/schema.js';
 import { remoteCommentMarkup } from '../markdown/remote-markup.js';
 import { blogVisibleTo } from './blog-visibility.js';
+import { webLinkOrNull } from './remote-links.js';
 
 /**
  * Replies from the fediverse, kept as comments (issue #20): a remote `Note` in reply to one of our
@@ -26,8 +27,8 @@ export interface RemoteActor {
   id: string;
   /** What the comment shows as its author. */
   name: string;
-  /** The profile page a reader may open. */
-  url: string;
+  /** The profile page a reader may open; kept only when it is an http(s) URL. */
+  url: string | null;
 }
 
 /** Longest name and text kept from a remote reply; a longer one is cut. */
@@ -52,7 +53,8 @@ export async function saveRemoteReply(
   if (existing) return { commentId: existing.id, created: false };
 
   const parentId = reply.parentCommentId === null ? null : await threadTop(db, reply.blogId, reply.parentCommentId);
-  const markup = remoteCommentMarkup(reply.html, reply.actor.url);
+  const profileUrl = webLinkOrNull(reply.actor.url);
+  const markup = remoteCommentMarkup(reply.html, profileUrl ?? webLinkOrNull(reply.actor.id) ?? '');
   const inserted = await db
     .insertInto('comments')
     .values({
@@ -64,7 +66,7 @@ export async function saveRemoteReply(
       remote_object_id: reply.objectId,
       remote_actor_id: reply.actor.id,
       remote_author_name: reply.actor.name.slice(0, NAME_MAX),
-      remote_author_url: reply.actor.url,
+      remote_author_url: profileUrl,
       ...(reply.published && reply.published.getTime() <= Date.now() ? { created_at: reply.published, updated_at: reply.published } : {}),
     })
     // The same object delivered twice at once (a shared inbox and a personal one): one comment.
@@ -83,7 +85,7 @@ export async function saveRemoteReply(
 export async function updateRemoteReply(deps: RemoteReplyDeps, reply: { objectId: string; actorId: string; html: string }): Promise<boolean> {
   const current = await findRemoteReply(deps.db, reply);
   if (!current) return false;
-  const markup = remoteCommentMarkup(reply.html, current.remote_author_url ?? reply.actorId);
+  const markup = remoteCommentMarkup(reply.html, webLinkOrNull(current.remote_author_url) ?? webLinkOrNull(reply.actorId) ?? '');
   await deps.db
     .updateTable('comments')
     .set({ body: markup.text.slice(0, TEXT_MAX), html: markup.html, updated_at: new Date() })

@@ -39,7 +39,7 @@ export function registerFederationJobs(queue: JobQueue, db: Kysely<Database>, lo
     kind: FEDERATION_MESSAGE_JOB,
     async run(job) {
       const site = await load();
-      await site.messages.handle(job.payload.message);
+      await site.handleMessage(job.payload.message);
     },
   });
   queue.register<BlogFederatePayload>({

@@ -14,6 +14,7 @@ import {
 import { absoluteUrl, paths } from '../../shared/paths.js';
 import type { AppDeps } from '../app-deps.js';
 import { neverCached, privateAnswer } from '../cache/route-caching.js';
+import { webLinkOrNull } from '../core/remote-links.js';
 import { badRequest, notFound } from '../errors.js';
 import { ownDataRead } from '../http/own-data-read.js';
 import { clientKey, type RateLimitRule } from '../rate-limit/rate-limit.js';
@@ -110,7 +111,8 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
           actorId: row.actor_id,
           handle: row.handle,
           name: row.name,
-          url: row.url,
+          // Only ever an http(s) link, also for a row kept before that was checked on arrival.
+          url: webLinkOrNull(row.url),
           title: row.title,
           html: row.html,
           summary: row.summary,
@@ -153,7 +155,7 @@ async function protocolRoutes(app: FastifyInstance, deps: FederationRouteDeps): 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method === 'POST') await deps.limiter.enforce(`federation-inbox:${clientKey(request.ip)}`, INBOX_LIMIT);
     const site = await deps.loadFederation();
-    const response = await site.federation.fetch(toWebRequest(request, deps.config.publicUrl), {
+    const response = await site.fetch(toWebRequest(request, deps.config.publicUrl), {
       contextData: undefined,
       onNotFound: () => notFoundAnswer(request, deps),
       // A browser on an actor's URL goes to the author's page.

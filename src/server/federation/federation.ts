@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context, type Federation } from '@fedify/fedify';
+import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context, type Federation, type FederationFetchOptions } from '@fedify/fedify';
 import {
   Accept,
   Article,
@@ -27,8 +27,9 @@ import { absoluteUrl, paths } from '../../shared/paths.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { BlogFederatePayload } from '../core/blog-federation.js';
+import { NonPublicAddressError, outgoingRequestGuard } from '../http/public-address.js';
 import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
-import type { JobQueue } from '../queue/job-queue.js';
+import { PermanentJobError, type JobQueue } from '../queue/job-queue.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { createKvStore } from './kv-store.js';
 import { createMessageQueue, type FederationMessageQueue } from './message-queue.js';
@@ -37,6 +38,8 @@ import { remoteMarkup } from '../markdown/remote-markup.js';
 import { renderReplyHtml } from './remote-html.js';
 import { publicBlogJson } from './public-blogs.js';
 import { deleteRemoteReply, saveRemoteReply, updateRemoteReply } from '../core/remote-replies.js';
+import { webLinkOrNull } from '../core/remote-links.js';
+import { checkInboxRequest, isUnreadableActivityError } from './inbox-guard.js';
 
 /**
  * The site's ActivityPub side, on Fedify. This module (and Fedify with it) is loaded only by the
@@ -54,6 +57,13 @@ export interface FederationDeps {
 export interface SiteFederation {
   federation: Federation<void>;
   messages: FederationMessageQueue;
+  /**
+   * Fedify's routes. An inbox POST passes `inbox-guard.ts` first (shape, then signature); every
+   * request Fedify makes while answering is held to public addresses (`http/public-address.ts`).
+   */
+  fetch(request: Request, options: FederationFetchOptions<void>): Promise<Response>;
+  /** One queued Fedify message: a delivery to a non-public inbox fails for good, unsent; the rest run guarded. */
+  handleMessage(message: unknown): Promise<void>;
   /** The Article of a public blog as JSON-LD; null when the fediverse may not see it. */
   articleJson(blogId: string): Promise<unknown | null>;
   federateBlog(payload: BlogFederatePayload): Promise<void>;
@@ -67,6 +77,8 @@ const PAGE_SIZE = 20;
 export function createSiteFederation(deps: FederationDeps): SiteFederation {
   const { db, config } = deps;
   const messages = createMessageQueue(db, deps.queue);
+  // Every request made on another server's word: inboxes, actors, keys, objects, contexts, WebFinger.
+  const guard = outgoingRequestGuard({ allowPrivateAddress: config.federation.allowPrivateAddress });
   const federation = createFederation<void>({
     kv: createKvStore(db),
     queue: messages,
@@ -161,6 +173,8 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       if (!user) return;
       const follower = await follow.getActor(ctx);
       if (!follower?.id || !follower.inboxId || follower.id.href !== follow.actorId.href) return;
+      // An actor whose inbox is not public would have us post there with every blog: no Accept, no follower.
+      if (!(await inboxesArePublic(follower))) return;
       await store.saveFollower(db, {
         user_id: user.id,
         actor_id: follower.id.href,
@@ -244,11 +258,26 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       objectId: object.id!.href,
       blogId,
       parentCommentId: commentId,
-      actor: { id: actorId.href, name: textOf(actor.name) ?? actor.preferredUsername?.toString() ?? actorId.host, url: urlOf(actor.url) ?? actorId.href },
+      // The profile link is the actor's `url` or its id, and only ever an http(s) one.
+      actor: { id: actorId.href, name: textOf(actor.name) ?? actor.preferredUsername?.toString() ?? actorId.host, url: webLinkOrNull(urlOf(actor.url)) ?? webLinkOrNull(actorId.href) },
       html: textOf(object.content) ?? '',
       published: object.published ? new Date(object.published.epochMilliseconds) : null,
     });
     return true;
+  }
+
+  /**
+   * Whether the inboxes an actor names (its own and its server's shared one) are on public
+   * addresses; always, where private addresses are allowed. A lookup that fails throws (retried).
+   */
+  async function inboxesArePublic(actor: Actor): Promise<boolean> {
+    try {
+      for (const inbox of [actor.inboxId, actor.endpoints?.sharedInbox]) if (inbox) await guard.assertAllowed(inbox);
+      return true;
+    } catch (error) {
+      if (error instanceof NonPublicAddressError) return false;
+      throw error;
+    }
   }
 
   /** Our blog's id from its page's URL (`/viewBlog?id=…`, a comment's `#comment-…` too). */
@@ -305,10 +334,32 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
     return self?.href ? ctx.lookupObject(self.href).catch(() => null) : null;
   }
 
-  return {
-    federation,
-    messages,
-    async articleJson(blogId) {
+  const api = {
+    async fetch(request: Request, options: FederationFetchOptions<void>): Promise<Response> {
+      if (request.method === 'POST') {
+        const refused = await checkInboxRequest(request, federation.createContext(request, undefined));
+        if (refused) return refused;
+      }
+      try {
+        return await federation.fetch(request, options);
+      } catch (error) {
+        if (request.method !== 'POST' || !isUnreadableActivityError(error)) throw error;
+        return new Response('Invalid activity.', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      }
+    },
+    async handleMessage(message: unknown): Promise<void> {
+      const inbox = deliveryInbox(message);
+      if (inbox) {
+        try {
+          await guard.assertAllowed(inbox);
+        } catch (error) {
+          // Shown to moderators as a failed job, never retried. A lookup that failed is the delivery's to retry.
+          if (error instanceof NonPublicAddressError) throw new PermanentJobError(`Not delivered to ${inbox}: ${error.message}`);
+        }
+      }
+      await messages.handle(message);
+    },
+    async articleJson(blogId: string) {
       const blog = await publicBlogJson(deps, blogId);
       if (!blog) return null;
       const author = await store.findAuthorOf(db, blog.userId);
@@ -316,7 +367,7 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       const ctx = context();
       return articleOf(ctx, author.handle, blog).toJsonLd({ contextLoader: ctx.contextLoader });
     },
-    async federateBlog(payload) {
+    async federateBlog(payload: BlogFederatePayload) {
       const ctx = context();
       const author = await store.findLocalActor(db, payload.handle);
       // A suspended, blocked or renamed-away author sends nothing.
@@ -342,13 +393,14 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
         : new Update({ id: new URL(`${article.id!.href}#update/${randomUUID()}`), actor: ctx.getActorUri(identifier), object: article, to: PUBLIC_COLLECTION, cc: ctx.getFollowersUri(identifier) });
       await ctx.sendActivity({ identifier }, 'followers', activity, { preferSharedInbox: true });
     },
-    async follow(userId, handle) {
+    async follow(userId: string, handle: string) {
       const ctx = context();
       const me = await store.findAuthorOf(db, userId);
       if (!me) throw new FederationInputError('Your account cannot follow anyone.');
       const found = await lookupHandle(ctx, handle.replace(/^@/, ''));
       if (!found || !isActor(found) || !found.id || !found.inboxId) throw new FederationInputError('No fediverse account was found at that address.');
       const actor = found as Actor;
+      if (!(await inboxesArePublic(actor))) throw new FederationInputError(NOT_PUBLIC_MESSAGE);
       const followId = new URL(`${ctx.getActorUri(me.handle).href}#follows/${randomUUID()}`);
       const actorHandle = handle.replace(/^@/, '').toLowerCase();
       const name = textOf(actor.name);
@@ -356,7 +408,7 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       await ctx.sendActivity({ identifier: me.handle }, actor, new Follow({ id: followId, actor: ctx.getActorUri(me.handle), object: actor.id }));
       return { actorId: actor.id!.href, handle: actorHandle, name, state };
     },
-    async unfollow(userId, actorId) {
+    async unfollow(userId: string, actorId: string) {
       const ctx = context();
       const me = await store.findAuthorOf(db, userId);
       const row = await store.removeFollowing(db, userId, actorId);
@@ -369,7 +421,7 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       }));
       return true;
     },
-    async reply(userId, inReplyTo, text) {
+    async reply(userId: string, inReplyTo: string, text: string) {
       const ctx = context();
       const me = await store.findAuthorOf(db, userId);
       if (!me) throw new FederationInputError('Your account cannot reply.');
@@ -377,6 +429,7 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       if (!(target instanceof Article || target instanceof Note) || !target.id || !target.attributionId) throw new FederationInputError('That post could not be found.');
       const author = await target.getAttribution(ctx).catch(() => null);
       if (!author || !isActor(author) || !author.id || !author.inboxId) throw new FederationInputError('The author of that post could not be found.');
+      if (!(await inboxesArePublic(author))) throw new FederationInputError(NOT_PUBLIC_MESSAGE);
       const noteId = new URL(`${ctx.getActorUri(me.handle).href}/notes/${randomUUID()}`);
       const note = new Note({
         id: noteId,
@@ -397,6 +450,28 @@ export function createSiteFederation(deps: FederationDeps): SiteFederation {
       return { id: noteId.href };
     },
   };
+  // Whatever they fetch or send on another server's word stays on public addresses.
+  const guarded = <A extends unknown[], R>(work: (...args: A) => Promise<R>) => (...args: A) => guard.run(() => work(...args));
+  return {
+    federation,
+    messages,
+    fetch: guarded(api.fetch),
+    handleMessage: guarded(api.handleMessage),
+    articleJson: api.articleJson,
+    federateBlog: guarded(api.federateBlog),
+    follow: guarded(api.follow),
+    unfollow: guarded(api.unfollow),
+    reply: guarded(api.reply),
+  };
+}
+
+const NOT_PUBLIC_MESSAGE = 'That account’s server is not on a public address.';
+
+/** The inbox a queued Fedify message delivers to (its `outbox` messages), or null for any other message. */
+function deliveryInbox(message: unknown): string | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const { type, inbox } = message as { type?: unknown; inbox?: unknown };
+  return type === 'outbox' && typeof inbox === 'string' ? inbox : null;
 }
 
 /** A refusal the API answers as a 400 (an unknown handle, a post that cannot be found). */
@@ -434,15 +509,16 @@ function urlOf(value: unknown): string | null {
 
 function postRow(actorId: string, object: Article | Note) {
   const content = textOf(object.content) ?? '';
-  const url = urlOf(object.url) ?? object.id!.href;
+  // Kept and shown as a link only when it is an http(s) one.
+  const url = webLinkOrNull(urlOf(object.url)) ?? webLinkOrNull(object.id!.href);
   return {
     object_id: object.id!.href,
     actor_id: actorId,
     url,
     title: (textOf(object.name) ?? '').slice(0, 300),
     // Relative links in a post are relative to where it lives, not to this site.
-    html: remoteMarkup(content, url),
-    summary: object.summary ? remoteMarkup(textOf(object.summary) ?? '', url) : null,
+    html: remoteMarkup(content, url ?? ''),
+    summary: object.summary ? remoteMarkup(textOf(object.summary) ?? '', url ?? '') : null,
     published_at: object.published ? new Date(object.published.epochMilliseconds) : null,
     updated_at: object.updated ? new Date(object.updated.epochMilliseconds) : null,
   };
