@@ -34,13 +34,13 @@ describe('the server process', () => {
   it('keeps its data across restarts and finishes in-flight requests on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
     const port = await freePort();
-    const first = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    const first = startServer({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     await waitForHealth(port);
 
     const inFlight = slowContactPost(port);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await first.logged(/"incoming request".*\/api\/contact|\/api\/contact.*"incoming request"/);
     first.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await first.logged(/shutting down: finishing in-flight requests/);
     inFlight.finish();
     expect(await inFlight.done).toMatch(/^HTTP\/1\.1 201/);
     expect(await first.exited).toBe(0);
@@ -100,15 +100,15 @@ describe('the server process', () => {
   it('on SIGTERM, finishes an upload in flight and rolls back one that never arrives: no half-written blog or file', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
     const port = await freePort();
-    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', REQUEST_TIMEOUT_MS: '3000' });
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', REQUEST_TIMEOUT_MS: '3000', LOG_LEVEL: 'info' });
     await waitForHealth(port);
     const cookie = await signUpOverHttp(port, 'uploader@example.com');
 
     const finished = await slowUpload(port, cookie, 'Finished across a shutdown');
     const abandoned = await slowUpload(port, cookie, 'Never finished');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.logged(/"incoming request".*"POST","url":"\/api\/blogs"|"POST","url":"\/api\/blogs".*"incoming request"/, 2);
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.logged(/shutting down: finishing in-flight requests/);
     finished.finish();
     expect(await finished.done).toMatch(/^HTTP\/1\.1 201/);
     expect(await abandoned.done).not.toMatch(/^HTTP\/1\.1 2/);

@@ -79,7 +79,9 @@ test.describe('the /auth screen of a signed-in user', () => {
 
     // Swipes: 40 px or less does nothing; more moves one slide.
     await swipe(page, -30);
-    await page.waitForTimeout(700);
+    // The page has handled the touches and painted what they changed (a move would show at once as aria-busy).
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await expect(carousel).not.toHaveAttribute('aria-busy', 'true');
     await expectSlide(carousel, 1);
     await swipe(page, -60);
     await expectSlide(carousel, 2);

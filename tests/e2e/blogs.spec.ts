@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_BASE_URL } from '../../playwright.config';
-import { expect, signUpVerified, test, uniqueEmail } from './support/fixtures';
+import { expect, held, signUpVerified, test, uniqueEmail } from './support/fixtures';
 import { pngBomb, solidPng } from '../../src/server/testing/image-fixtures';
 
 interface ApiBlog {
@@ -65,15 +65,17 @@ test.describe('blogs', () => {
     await page.getByLabel('Content').fill('First line.\nSecond line.\n\nA new paragraph.');
     await page.getByLabel('Post Image').setInputFiles({ name: 'Sunrise.png', mimeType: 'image/png', buffer: await solidPng(2400, 1200, '#ff9933') });
 
-    // Slowed down so the working state can be seen.
+    // Held until the working state has been seen.
+    const upload = held();
     await page.route('**/api/blogs', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      await upload.promise;
       await route.continue();
     });
     await page.getByRole('button', { name: 'Submit' }).click();
     const working = page.getByRole('button', { name: 'Loading...' });
     await expect(working).toBeVisible();
     await expect(working).toBeDisabled();
+    upload.release();
     await closeDialog(page, 'Blog Created!');
     await expect(page).toHaveURL(`${E2E_BASE_URL}/`);
     await page.unroute('**/api/blogs');
@@ -231,13 +233,15 @@ test.describe('blogs', () => {
     await page.goto('/about');
     await expect(page.getByRole('heading', { name: 'About us' })).toBeVisible();
     let failing = true;
+    const list = held();
     await page.route('**/api/blogs?page=1&sort=top', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await list.promise;
       if (failing) await route.fulfill({ status: 503, json: { error: 'UNAVAILABLE', message: 'The database is asleep.' } });
       else await route.continue();
     });
     await page.getByRole('link', { name: 'Home', exact: true }).first().click();
     await expect(page.getByText('Loading...')).toBeVisible();
+    list.release();
     await expect(page.getByText('The blogs could not be loaded. The database is asleep.')).toBeVisible({ timeout: 15_000 });
     failing = false;
     await page.getByRole('button', { name: 'Retry' }).click();

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../../playwright.config';
-import { expect, signUpVerified, test } from './support/fixtures';
+import { expect, held, signUpVerified, test } from './support/fixtures';
 
 /** Letters only, so each test's titles share a word no other test uses. */
 const uniqueWord = () =>
@@ -59,13 +59,15 @@ test.describe('search', () => {
   test("'Loading...' first, then 'No Blogs Found' when nothing matches", async ({ page }) => {
     await page.goto('/about');
     await expect(page.getByRole('heading', { name: 'About us' })).toBeVisible();
+    const search = held();
     await page.route('**/api/search?**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await search.promise;
       await route.continue();
     });
     await page.getByRole('searchbox', { name: 'Search' }).fill(uniqueWord());
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
     await expect(page.getByText('Loading...')).toBeVisible();
+    search.release();
     await expect(page.getByText('No Blogs Found')).toBeVisible();
     await expect(cards(page)).toHaveCount(0);
   });

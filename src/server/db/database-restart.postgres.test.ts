@@ -58,7 +58,8 @@ describe('the database restarting mid-traffic', () => {
       }
     })();
 
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Traffic flows, then the database goes away under it.
+    await expect.poll(() => statuses.filter((status) => status < 300).length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(4);
     execFileSync(SCRIPT, ['down', cluster.dir]);
     const health = await fetch(`${base}/api/health`).catch((err: unknown) => {
       throw new Error(`no answer while the database is down (exit code ${server.child.exitCode}); the server's stderr:\n${server.stderr()}`, { cause: err });
@@ -69,10 +70,12 @@ describe('the database restarting mid-traffic', () => {
       error: 'SERVICE_UNAVAILABLE',
       message: 'The site cannot reach its database right now. Please try again in a moment.',
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The traffic meets the outage too, and is served again once the database is back.
+    await expect.poll(() => statuses.includes(503), { timeout: 20_000, interval: 50 }).toBe(true);
+    const duringOutage = statuses.length;
     execFileSync(SCRIPT, ['up', cluster.dir]);
     await waitForHealth(port, 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await expect.poll(() => statuses.slice(duringOutage).filter((status) => status < 300).length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(2);
     running = false;
     await traffic;
 

@@ -85,7 +85,8 @@ describe('when the feeds last changed', () => {
     let beforeCommit = 0;
     await t.database.db.transaction().execute(async (trx) => {
       await trx.updateTable('blogs').set({ title: 'Renamed together', updated_at: new Date() }).where('id', 'in', ids).execute();
-      await sql`select pg_sleep(1.2)`.execute(trx);
+      // Read after the update's statement ended, in microseconds: a time stamped at the statement
+      // (or the transaction's start) is earlier than this, one stamped at the commit is not.
       const { rows } = await sql<{ us: string }>`select (extract(epoch from clock_timestamp()) * 1000000)::bigint::text as us`.execute(trx);
       beforeCommit = Number(rows[0]!.us);
     });

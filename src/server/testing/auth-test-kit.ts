@@ -43,9 +43,9 @@ export async function waitForMail(t: TestApp, to: string, subject: RegExp, count
   return found[count - 1]!;
 }
 
-/** Mail sent to `to` so far, after giving background sends a moment to finish. */
+/** Mail sent to `to` so far, once the sends the requests left running are done (`settled`). */
 export async function mailsTo(t: TestApp, to: string) {
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await t.settled();
   return (await t.outbox()).filter((mail) => mail.to === to);
 }
 

@@ -11,8 +11,37 @@ import './provided-context.js';
 /**
  * Migrating a database takes seconds, so it happens once per run: a PGlite dump that every
  * test loads, and (with TEST_DATABASE_URL) a Postgres template database that each test copies.
+ * Vitest calls this once per project; the PGlite dump and Vite's warm-up are made by the first
+ * call and shared by the others, and the last project's teardown removes the dump.
  */
 export default async function setup(project: TestProject) {
+  projectsSetUp++;
+  const { folder, templatePath } = await (shared ??= prepareShared());
+  project.provide('pgliteTemplatePath', templatePath);
+
+  const postgresUrl = process.env.TEST_DATABASE_URL;
+  let templateDb = '';
+  if (postgresUrl && project.name.startsWith('postgres')) {
+    templateDb = `blog_test_template_${process.pid}_${project.name.replace(/\W/g, '_')}`;
+    await adminQuery(postgresUrl, `drop database if exists ${templateDb}`);
+    await adminQuery(postgresUrl, `create database ${templateDb}`);
+    const migrated = await openDatabase({ databaseUrl: withDatabase(postgresUrl, templateDb), dataDir: folder });
+    await migrateToLatest(migrated.db);
+    await migrated.close();
+  }
+  project.provide('postgresTemplateDb', templateDb);
+
+  return async () => {
+    if (postgresUrl && templateDb) await adminQuery(postgresUrl, `drop database if exists ${templateDb} with (force)`);
+    if (--projectsSetUp === 0) rmSync(folder, { recursive: true, force: true });
+  };
+}
+
+let shared: Promise<{ folder: string; templatePath: string }> | undefined;
+let projectsSetUp = 0;
+
+/** What every project shares: Vite's pre-bundled dependencies, and the migrated PGlite's dump. */
+async function prepareShared() {
   await warmViteDependencies();
   const folder = mkdtempSync(path.join(os.tmpdir(), 'blog-test-template-'));
   const templatePath = path.join(folder, 'pglite.tar.gz');
@@ -28,24 +57,7 @@ export default async function setup(project: TestProject) {
   await migrateToLatest(template.db);
   writeFileSync(templatePath, Buffer.from(await (await template.dump!()).arrayBuffer()));
   await template.close();
-  project.provide('pgliteTemplatePath', templatePath);
-
-  const postgresUrl = process.env.TEST_DATABASE_URL;
-  let templateDb = '';
-  if (postgresUrl && project.name === 'postgres') {
-    templateDb = `blog_test_template_${process.pid}`;
-    await adminQuery(postgresUrl, `drop database if exists ${templateDb}`);
-    await adminQuery(postgresUrl, `create database ${templateDb}`);
-    const migrated = await openDatabase({ databaseUrl: withDatabase(postgresUrl, templateDb), dataDir: folder });
-    await migrateToLatest(migrated.db);
-    await migrated.close();
-  }
-  project.provide('postgresTemplateDb', templateDb);
-
-  return async () => {
-    rmSync(folder, { recursive: true, force: true });
-    if (postgresUrl && templateDb) await adminQuery(postgresUrl, `drop database if exists ${templateDb} with (force)`);
-  };
+  return { folder, templatePath };
 }
 
 const OUTDATED_PRE_BUNDLE = /new version of the pre-bundle/;

@@ -6,17 +6,31 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, expect } from 'vitest';
 
-const MAIN = path.resolve(import.meta.dirname, '../main.ts');
+const SERVER_SOURCE = path.resolve(import.meta.dirname, '..');
+const MAIN = path.join(SERVER_SOURCE, 'main.ts');
 const children: ChildProcess[] = [];
+
+/**
+ * With TEST_SERVER_BUILD (the build folder, `dist`: `npm test` sets it after its build stage),
+ * processes start from the built files, as `npm start` and the README's commands run them;
+ * without it, from source through tsx, so a test file runs alone without a build.
+ */
+const BUILD = process.env.TEST_SERVER_BUILD ? path.resolve(process.env.TEST_SERVER_BUILD, 'server') : undefined;
+
+/** The arguments to `node` that run the server's `file` (a .ts path under src/server), from the build or from source. */
+export function nodeArgsFor(file: string): string[] {
+  if (!BUILD) return ['--import', 'tsx', file];
+  return [path.join(BUILD, path.relative(SERVER_SOURCE, file)).replace(/\.ts$/, '.js')];
+}
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** Runs a command-line script from source (`cli`, a path) on DATA_DIR `dataDir`, as its built file runs; answers its exit code and output. */
+/** Runs a command-line script (`cli`, its path under src/server) on DATA_DIR `dataDir`, from the build or from source (`nodeArgsFor`); answers its exit code and output. */
 export async function runCli(cli: string, dataDir: string, ...args: string[]) {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...nodeArgsFor(cli), ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(32) },
     });
     return { code: 0, stdout, stderr };
@@ -26,13 +40,13 @@ export async function runCli(cli: string, dataDir: string, ...args: string[]) {
   }
 }
 
-/** Starts `main.ts` in its own process; `umask` sets the one it inherits, as a service manager would. */
+/** Starts the server (`main.ts`, or its build) in its own process; `umask` sets the one it inherits, as a service manager would. */
 export function startServer(env: Record<string, string>, options: { umask?: number } = {}) {
   const command = options.umask === undefined ? process.execPath : '/bin/sh';
   const args =
     options.umask === undefined
-      ? ['--import', 'tsx', MAIN]
-      : ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$0" --import tsx "$1"`, process.execPath, MAIN];
+      ? nodeArgsFor(MAIN)
+      : ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$0" "$@"`, process.execPath, ...nodeArgsFor(MAIN)];
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,11 +54,30 @@ export function startServer(env: Record<string, string>, options: { umask?: numb
   children.push(child);
   let stderr = '';
   let stdout = '';
+  const waiting = new Set<() => void>();
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // The log goes to stdout: read as it comes, since a full pipe would block the server mid-request.
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const check of waiting) check();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, stderr: () => stderr, stdout: () => stdout };
+  /**
+   * Resolves once the log (stdout) has `count` lines matching `pattern`: what a test waits for
+   * instead of a fixed sleep (start the server with LOG_LEVEL info for Fastify's request lines).
+   */
+  const logged = (pattern: RegExp, count = 1) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (stdout.split('\n').filter((line) => pattern.test(line)).length < count) return;
+        waiting.delete(check);
+        resolve();
+      };
+      waiting.add(check);
+      check();
+      void exited.then(() => waiting.has(check) && reject(new Error(`the server exited before logging ${count} × ${pattern}`)));
+    });
+  return { child, exited, stderr: () => stderr, stdout: () => stdout, logged };
 }
 
 /** Signs up `email` on the server process at `port` (started with e-mail verification off) and answers its session cookie. */

@@ -101,3 +101,13 @@ export async function submitNewBlog(page: Page): Promise<string> {
   await dialog.getByRole('button', { name: 'Okay' }).click();
   return id;
 }
+
+/**
+ * A gate a routed request waits at: the test opens it once it has seen what the page shows while
+ * the request is in flight (instead of slowing the request by a fixed time and hoping).
+ */
+export function held(): { promise: Promise<void>; release(): void } {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return { promise, release };
+}
