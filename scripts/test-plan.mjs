@@ -5,17 +5,16 @@ import path from 'node:path';
 
 /**
  * The files that prove the Node runtime, run again on the newer Node CI brings (26): the server
- * started from the build, stopped on SIGTERM mid-request and restarted on its data (main.test.ts),
- * the Node it names (runtime.test.ts); a request of each kind through the whole app on PGlite:
- * sign-up and session, JSON, a multipart upload with an image (blogs.test.ts), a server-rendered
- * page (pages.test.ts), a feed (feeds.test.ts); the image child process (image-worker.test.ts);
+ * started from the build, stopped on SIGTERM mid-request (a JSON POST, a multipart upload with an
+ * image) and restarted on its data (main.test.ts), the Node it names (runtime.test.ts); a request
+ * of each kind through the whole app on PGlite: sign-up and session, JSON, a multipart upload with
+ * an image (blogs.test.ts), a feed (feeds.test.ts); the image child process (image-worker.test.ts);
  * and a crash mid-send and the restart that finishes it (subscription-delivery.crash.test.ts).
  */
 export const RUNTIME_TESTS = [
   'src/server/main.test.ts',
   'src/server/runtime.test.ts',
   'src/server/blogs/blogs.test.ts',
-  'src/server/pages/pages.test.ts',
   'src/server/feeds/feeds.test.ts',
   'src/server/images/image-worker.test.ts',
   'src/server/subscriptions/subscription-delivery.crash.test.ts',
@@ -55,7 +54,8 @@ function testFiles(root, folder = 'src') {
 
 /**
  * Every test file by where it runs: `inProcess`, `mocking` and `spawning` on PGlite (together,
- * every file but those written for Postgres alone), `touchingSql` on Postgres too. `inProcess`
+ * every file but those written for Postgres alone), `touchingSql` on Postgres too (every file that
+ * reaches the test database, but one whose first lines say `// test-plan: PGlite only`). `inProcess`
  * files share their worker's modules (Vitest's `isolate: false`: the app's graph is imported once
  * per worker, not once per file); a file that replaces a module (`vi.mock`) gets a graph of its own.
  */
@@ -63,6 +63,8 @@ export function testFilesBy(root) {
   const all = testFiles(root);
   const postgresOnly = (file) => file.endsWith('.postgres.test.ts');
   const mocks = (file) => /^\s*vi\.mock\(/m.test(readFileSync(path.join(root, file), 'utf8'));
+  // A file about PGlite itself (its dump, a restore into it) says so on a line of its own.
+  const pgliteOnly = (file) => /^\/\/ test-plan: PGlite only\b/m.test(readFileSync(path.join(root, file), 'utf8'));
   const spawns = (file) =>
     importsOf(root, file).some(
       ({ module, names }) => module === 'node:child_process' || (module === SERVER_PROCESS && names.some((name) => STARTS_A_PROCESS.includes(name))),
@@ -71,6 +73,6 @@ export function testFilesBy(root) {
     inProcess: all.filter((file) => !postgresOnly(file) && !spawns(file) && !mocks(file)),
     mocking: all.filter((file) => !postgresOnly(file) && !spawns(file) && mocks(file)),
     spawning: all.filter((file) => !postgresOnly(file) && spawns(file)),
-    touchingSql: all.filter((file) => postgresOnly(file) || reaches(root, file, TEST_DATABASE)),
+    touchingSql: all.filter((file) => postgresOnly(file) || (reaches(root, file, TEST_DATABASE) && !pgliteOnly(file))),
   };
 }

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import yazl from 'yazl';
 import { createWriteStream } from 'node:fs';
@@ -8,12 +6,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createTestApp, type TestApp } from './test-app.js';
+import { tempDir } from './temp-dirs.js';
 import { selectBlogComments } from '../comments/comments.repository.js';
 import { createImageStorage } from '../storage/storage.js';
 import type { ImportDeps } from '../portability/import/import.service.js';
 import type { Database } from '../db/schema.js';
 
-export const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/portability');
+export { FIXTURES, tempDir } from './temp-dirs.js';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
 
@@ -23,10 +22,6 @@ export async function importSite(): Promise<{ t: TestApp; deps: ImportDeps; clos
   return { t, deps: { db: t.database.db, storage: createImageStorage(t.config), log: silent }, close: () => t.close() };
 }
 
-export function tempDir(prefix: string): { dir: string; remove(): void } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 /** The before and after hooks of the enclosing describe block: around all its tests, or around each with `each`. */
 function hooks(options: { each?: boolean }) {

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,21 +100,34 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Polls the health check until it answers 200. Each poll is a connection of its own, closed with
+ * its answer (no keep-alive), so a test that counts the server's connections starts from none.
+ */
 export async function waitForHealth(port: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (response.ok) {
-        expect(await response.json()).toEqual({ status: 'ok' });
-        return;
-      }
-    } catch {
-      // not listening yet
+    const answer = await healthOnce(port).catch(() => undefined); // not listening yet
+    if (answer?.status === 200) {
+      expect(JSON.parse(answer.body)).toEqual({ status: 'ok' });
+      return;
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('server did not become healthy');
+}
+
+function healthOnce(port: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path: '/api/health', agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
 }
 
 /**

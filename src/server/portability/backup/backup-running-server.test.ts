@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, waitForHealth } from '../../testing/server-process.js';
 import { openImportArchive } from '../import/import-archive.js';
-import { tempDir } from '../../testing/import-test-support.js';
+import { tempDir } from '../../testing/temp-dirs.js';
 
 const CLI = path.resolve(import.meta.dirname, 'backup.cli.ts');
 

@@ -1,3 +1,4 @@
+// test-plan: PGlite only (it restores into a fresh PGlite; what it proves, the images in S3, is the same on either database)
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { solidPng } from '../../testing/image-fixtures.js';
 import { startS3TestServer, type S3TestServer } from '../../testing/s3-test-server.js';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { signUpUser } from '../../testing/test-users.js';
-import { tempDir } from '../../testing/import-test-support.js';
+import { tempDir } from '../../testing/temp-dirs.js';
 import { restoreBackup, writeBackup } from './backup.service.js';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;

@@ -1,3 +1,4 @@
+// test-plan: PGlite only (PGlite's own dump and restore; backup.postgres.test.ts is pg_dump's)
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIXTURES, tempDir } from '../../testing/import-test-support.js';
+import { FIXTURES, tempDir } from '../../testing/temp-dirs.js';
 import { runCli } from '../../testing/server-process.js';
 
 const CLI = path.resolve(import.meta.dirname, 'import.cli.ts');
