@@ -5,22 +5,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { processUploadedImage } from './images/image-processing.js';
-import { createLocalImageStorage } from './storage/local-storage.js';
-import { newImageKey } from './storage/storage.js';
 import { solidPng } from './testing/image-fixtures.js';
-import { freePort, signUpOverHttp, slowContactPost, startHealthyServer, startServer, waitForHealth } from './testing/server-process.js';
-
-/** A new data folder whose database, migrated, has one user (`id`) written straight into it, as an earlier version left it. */
-async function siteWithUser(id: string) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
-  const database = await openDatabase({ dataDir });
-  await migrateToLatest(database.db);
-  const now = new Date();
-  await database.db.insertInto('user').values({ id, name: 'old', email: 'old@example.com', emailVerified: true, createdAt: now, updatedAt: now }).execute();
-  return { dataDir, database };
-}
+import { freePort, signUpOverHttp, slowContactPost, startServer, waitForHealth } from './testing/server-process.js';
 
 describe('the server process', () => {
   it('stops with one clear line naming a bad variable', async () => {
@@ -54,47 +40,6 @@ describe('the server process', () => {
     const rows = await sql<{ email: string }>`select email from contact_messages`.execute(database.db);
     await database.close();
     expect(rows.rows.map((row) => row.email)).toEqual(['slow@example.com']);
-  }, 120_000);
-
-  it('gives images stored before variants existed their variants in the background after start-up', async () => {
-    // A site as it was before this feature: a blog whose image is one WebP and an image_key.
-    const { dataDir, database } = await siteWithUser('old-user');
-    const key = newImageKey('old.png', 'old-user');
-    const image = await processUploadedImage(await solidPng(1200, 600));
-    await createLocalImageStorage(path.join(dataDir, 'uploads')).put(key, image.data, image.contentType);
-    const { id } = await database.db
-      .insertInto('blogs')
-      .values({ user_id: 'old-user', title: 'Old blog', body: 'old', image_key: key })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await database.close();
-
-    const { port, server } = await startHealthyServer({ DATA_DIR: dataDir });
-    await expect
-      .poll(
-        async () => ((await (await fetch(`http://127.0.0.1:${port}/api/blogs/${id}`)).json()) as { image: unknown }).image,
-        { timeout: 30_000, interval: 200 },
-      )
-      .toMatchObject({ url: `/uploads/${key}`, width: 1200, height: 600, srcset: expect.stringMatching(/480w, .*960w, .*1200w$/) });
-    const og = await fetch(`http://127.0.0.1:${port}/uploads/${key.replace(/\.webp$/, '-og.webp')}`);
-    expect(og.status).toBe(200);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-  }, 120_000);
-
-  it('renders at start-up the blogs saved before Markdown was rendered on write', async () => {
-    const { dataDir, database: before } = await siteWithUser('old-author');
-    await before.db.insertInto('blogs').values({ user_id: 'old-author', title: 'Old', body: 'Old *text*\nkept' }).execute();
-    await before.close();
-
-    const { server } = await startHealthyServer({ DATA_DIR: dataDir });
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-
-    const after = await openDatabase({ dataDir });
-    const row = await after.db.selectFrom('blogs').select(['html', 'excerpt', 'reading_minutes']).executeTakeFirstOrThrow();
-    await after.close();
-    expect(row).toEqual({ html: '<p>Old <em>text</em><br />\nkept</p>\n', excerpt: 'Old text kept', reading_minutes: 1 });
   }, 120_000);
 
   it('on SIGTERM, finishes an upload in flight and rolls back one that never arrives: no half-written blog or file', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, startServer, waitForHealth } from './testing/server-process.js';
+import { freePort, signUpOverHttp, startServer, waitForHealth } from './testing/server-process.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const major = (version: string) => Number(/^v?(\d+)\./.exec(version)?.[1]);
@@ -22,12 +22,23 @@ describe('the runtime', () => {
     expect(major(process.version)).toBeGreaterThanOrEqual(24);
   });
 
-  it('names the Node it runs on when it starts', async () => {
+  it('names the Node it runs on when it starts, and after kill -9 starts again with nothing lost', async () => {
     const port = await freePort();
-    const server = startServer({ PORT: String(port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-runtime-')), LOG_LEVEL: 'info' });
+    const env = { PORT: String(port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-runtime-')), AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', LOG_LEVEL: 'info' };
+    const first = startServer(env);
     await waitForHealth(port);
-    expect(server.stdout()).toContain(`Node ${process.version})`);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect(first.stdout()).toContain(`Node ${process.version})`);
+    const cookie = await signUpOverHttp(port, 'crash@example.com');
+
+    // A crash: no shutdown, the embedded database's files and DATA_DIR's lock left as they were.
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = startServer(env);
+    await waitForHealth(port);
+    const account = await fetch(`http://127.0.0.1:${port}/api/account`, { headers: { cookie } });
+    expect(account.status).toBe(200);
+    expect(await account.json()).toMatchObject({ email: 'crash@example.com' });
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
   }, 120_000);
 });

@@ -173,7 +173,9 @@ describe('title_word_counts: the number of public blogs per title word, kept exa
     await expectExact('after concurrent creates');
   });
 
-  it('matches a full recount after a random mix of writes, and the migration rebuilds it from scratch', async () => {
+  // 120 writes through the API, five recounts and a rebuild: seconds on a quiet machine, more on a
+  // loaded one, so it has more than the default 30 s.
+  it('matches a full recount after a random mix of writes, and the migration rebuilds it from scratch', { timeout: 120_000 }, async () => {
     const users = [author, reader, ...(await Promise.all(Array.from({ length: 3 }, () => signUpUser(t.app))))];
     const vocabulary = ['ibis', 'ibises', 'heron', 'crane', 'the', 'running', 'runs', 'stork', 'kiwi', 'café', '2024', 'moa'];
     // Seeded, so a failure can be replayed.

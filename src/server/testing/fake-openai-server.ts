@@ -22,8 +22,12 @@ export interface RecordedRequest {
 }
 
 export type Behaviour =
-  /** Streams `text` split into `chunks` pieces, as model `model`, `delayMs` apart. */
-  | { kind: 'stream'; text: string; chunks?: number; model?: string; delayMs?: number }
+  /**
+   * Streams `text` split into `chunks` pieces, as model `model`, `delayMs` apart; with `held`, the
+   * first piece goes at once and the rest only when `held` settles (so a test can see what the
+   * client did with one piece while the provider still has the others).
+   */
+  | { kind: 'stream'; text: string; chunks?: number; model?: string; delayMs?: number; held?: Promise<unknown> }
   /** Answers with this status and an OpenAI-style `{ error: { message, type, code } }` body. */
   | { kind: 'fail'; status: number; message?: string }
   /** Reads the request and never answers (for timeouts). */
@@ -172,7 +176,8 @@ async function answer(res: ServerResponse, behaviour: Behaviour, id: string): Pr
     case 'stream': {
       const model = behaviour.model ?? FAKE_MODEL;
       startStream(res, id, model);
-      for (const piece of splitIntoChunks(behaviour.text, behaviour.chunks ?? 5)) {
+      for (const [index, piece] of splitIntoChunks(behaviour.text, behaviour.chunks ?? 5).entries()) {
+        if (index === 1 && behaviour.held) await behaviour.held;
         if (behaviour.delayMs) await pause(behaviour.delayMs);
         if (res.destroyed) return;
         res.write(chunkEvent(id, model, { content: piece }, null));
