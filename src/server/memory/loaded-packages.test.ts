@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solidPng } from '../testing/image-fixtures.js';
 import { freePort, signUpOverHttp, startServer, waitForHealth } from '../testing/server-process.js';
 
@@ -13,34 +13,35 @@ const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../testing/rec
  * each): what only some sites or some requests need is loaded on first use.
  */
 describe('packages loaded on first use', () => {
-  // The server runs from source, where the pages exist only after a build: the API, the feed and
-  // the sitemap are what it serves here.
-  it('a site on the embedded database that has served lists, a search, the feed and the sitemap has not loaded sharp, pg, S3, the AI SDK, nodemailer, prom-client, highlight.js or Fedify', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-packages-'));
-    const file = path.join(dataDir, 'packages.txt');
-    const port = await freePort();
-    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, NODE_OPTIONS: `--import ${RECORDER}`, RECORD_PACKAGES_FILE: file });
+  // One server for both: the reads first, then an upload; the recorder writes each package as it
+  // is loaded, so each test reads what had been loaded by its end.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-packages-'));
+  const file = path.join(dataDir, 'packages.txt');
+  let port: number;
+  let server: ReturnType<typeof startServer>;
+  beforeAll(async () => {
+    port = await freePort();
+    server = startServer({ PORT: String(port), DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', NODE_OPTIONS: `--import ${RECORDER}`, RECORD_PACKAGES_FILE: file }, { lifetime: 'file' });
     await waitForHealth(port, 90_000);
+  }, 120_000);
+  afterAll(async () => {
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('a site on the embedded database that has served lists, a search, the feed and the sitemap has not loaded sharp, pg, S3, the AI SDK, nodemailer, prom-client, highlight.js or Fedify', async () => {
     for (const url of ['/api/blogs?page=1', '/api/search?searchTerm=a', '/rss.xml', '/sitemap.xml']) {
       const response = await fetch(`http://127.0.0.1:${port}${url}`);
       expect(response.status, url).toBe(200);
       await response.arrayBuffer();
     }
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
 
     const loaded = packagesBy(file).get(server.child.pid!) ?? [];
-    // The recorder sees what the server does load.
     expect(loaded).toEqual(expect.arrayContaining(['fastify', 'better-auth', 'kysely', '@electric-sql/pglite']));
     for (const name of ['sharp', 'pg', '@aws-sdk/client-s3', 'openai', 'nodemailer', 'prom-client', 'highlight.js', '@fedify/fedify', '@fedify/vocab', 'jsonld']) expect(loaded, name).not.toContain(name);
   }, 120_000);
 
   it('a site that has received an image upload has still not loaded sharp: a child process made the image', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-packages-'));
-    const file = path.join(dataDir, 'packages.txt');
-    const port = await freePort();
-    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', NODE_OPTIONS: `--import ${RECORDER}`, RECORD_PACKAGES_FILE: file });
-    await waitForHealth(port, 90_000);
     const cookie = await signUpOverHttp(port, 'uploader@example.com');
     const form = new FormData();
     form.append('title', 'With a picture');
@@ -55,8 +56,6 @@ describe('packages loaded on first use', () => {
     const { image } = (await created.json()) as { image: { url: string; srcset: string } };
     expect(image.srcset).toMatch(/480w, .*960w, .*1200w$/);
     expect((await fetch(`http://127.0.0.1:${port}${image.url}`)).headers.get('content-type')).toBe('image/webp');
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
 
     const byProcess = packagesBy(file);
     expect(byProcess.get(server.child.pid!), 'the server').not.toContain('sharp');

@@ -5,11 +5,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 
 const SERVER_SOURCE = path.resolve(import.meta.dirname, '..');
 const MAIN = path.join(SERVER_SOURCE, 'main.ts');
+/** Processes started in a test, killed after it; and those a file shares (`lifetime: 'file'`), killed after the file. */
 const children: ChildProcess[] = [];
+const fileChildren: ChildProcess[] = [];
 
 /**
  * With TEST_SERVER_BUILD (the build folder, `dist`: `npm test` sets it after its build stage),
@@ -24,9 +26,11 @@ export function nodeArgsFor(file: string): string[] {
   return [path.join(BUILD, path.relative(SERVER_SOURCE, file)).replace(/\.ts$/, '.js')];
 }
 
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+const killAll = (list: ChildProcess[]) => {
+  for (const child of list.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+};
+afterEach(() => killAll(children));
+afterAll(() => killAll(fileChildren));
 
 /** Runs a command-line script (`cli`, its path under src/server) on DATA_DIR `dataDir`, from the build or from source (`nodeArgsFor`); answers its exit code and output. */
 export async function runCli(cli: string, dataDir: string, ...args: string[]) {
@@ -41,8 +45,12 @@ export async function runCli(cli: string, dataDir: string, ...args: string[]) {
   }
 }
 
-/** Starts the server (`main.ts`, or its build) in its own process; `umask` sets the one it inherits, as a service manager would. */
-export function startServer(env: Record<string, string>, options: { umask?: number } = {}) {
+/**
+ * Starts the server (`main.ts`, or its build) in its own process; `umask` sets the one it inherits,
+ * as a service manager would. A server left running is killed after the test that started it, or,
+ * with `lifetime: 'file'` (one server the file's tests share, started in a `beforeAll`), after the file.
+ */
+export function startServer(env: Record<string, string>, options: { umask?: number; lifetime?: 'test' | 'file' } = {}) {
   const command = options.umask === undefined ? process.execPath : '/bin/sh';
   const args =
     options.umask === undefined
@@ -52,7 +60,7 @@ export function startServer(env: Record<string, string>, options: { umask?: numb
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(child);
+  (options.lifetime === 'file' ? fileChildren : children).push(child);
   let stderr = '';
   let stdout = '';
   const waiting = new Set<() => void>();
