@@ -5,12 +5,13 @@
  * `answerBackupSignal`) to write the backup, waits for it and moves it to `--out`; when the
  * server is stopped, it opens the database itself.
  */
-import { copyFile, readdir, rename, rm } from 'node:fs/promises';
+import { chmod, copyFile, readdir, rename, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../../config.js';
 import { DataDirInUseError, PGLITE_LOCK_FILE } from '../../db/data-dir-lock.js';
+import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
@@ -37,6 +38,7 @@ async function askRunningServer(config: Config, out: string): Promise<void> {
         await copyFile(from, out);
         await rm(from);
       }
+      await chmod(out, PRIVATE_FILE_MODE);
       return;
     }
     if (Date.now() > deadline) throw new BackupError(`The server wrote no backup into ${dir} within ${WAIT_MS / 60_000} minutes; see its log.`);
@@ -51,7 +53,7 @@ async function main(): Promise<number> {
   const config = loadConfig();
   let database;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sharedBuffersBytes: config.memory.pgliteSharedBuffersBytes });
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error;
     await askRunningServer(config, out);

@@ -129,7 +129,7 @@ export async function restoreBackup(config: Config, storage: ImageStorage, archi
       if (kind === 'pglite') {
         if (existsSync(path.join(config.dataDir, 'pglite', 'PG_VERSION'))) throw new BackupError(`${config.dataDir} already holds a database; restore only into an empty DATA_DIR.`);
         const dump = await readCapped(await archive.open(PGLITE_DUMP), PGLITE_DUMP);
-        database = await openDatabase({ dataDir: config.dataDir, loadDataDir: new Blob([new Uint8Array(dump)], { type: 'application/x-gzip' }) });
+        database = await openDatabase({ dataDir: config.dataDir, loadDataDir: new Blob([new Uint8Array(dump)], { type: 'application/x-gzip' }), sharedBuffersBytes: config.memory.pgliteSharedBuffersBytes });
       } else {
         database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
         const tables = await sql<{ count: string }>`select count(*) as count from information_schema.tables where table_schema = 'public'`.execute(database.db);

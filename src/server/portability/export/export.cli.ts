@@ -17,7 +17,7 @@ async function main(): Promise<number> {
   const out = path.resolve(values.out ?? `blogging-site-export-${new Date().toISOString().slice(0, 10)}.zip`);
   if (!out.endsWith('.zip')) throw new UsageError(`--out must name a .zip file (got ${JSON.stringify(values.out)})`);
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sharedBuffersBytes: config.memory.pgliteSharedBuffersBytes });
   try {
     await migrateToLatest(database.db);
     const summary = await writeSiteExport({ db: database.db, storage: createImageStorage(config) }, out);

@@ -37,6 +37,8 @@ describe("GET /api/account/my-data.zip ('Download my data')", () => {
     const response = await site.t.app.inject({ method: 'GET', url: '/api/account/my-data.zip', headers: { cookie: ada.cookie } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/zip');
+    // The reader's drafts and e-mail: no cache on the way may keep it.
+    expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="my-data-\d{4}-\d\d-\d\d\.zip"$/);
     const file = path.join(tmp.dir, 'mine.zip');
     writeFileSync(file, response.rawPayload);

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import type { Kysely } from 'kysely';
 import yazl from 'yazl';
 import type { Database } from '../../db/schema.js';
+import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import type { ImageStorage } from '../../storage/storage.js';
 import { selectBlogAuthors, selectBlogBatch, selectCommentBatch, selectInlineImageKeys } from './site-export.repository.js';
 import { slugify } from '../../../shared/slug.js';
@@ -64,9 +65,14 @@ export async function writeSiteExport(deps: ExportDeps, outFile: string, now = n
       });
     }
     zip.end();
-    const out = createWriteStream(outFile);
+    // Drafts and the authors' e-mails are inside: for the owner only, as backups are. Written
+    // beside its final name and renamed, so an export cut off half way never looks finished.
+    const partial = `${outFile}.partial`;
+    const out = createWriteStream(partial, { mode: PRIVATE_FILE_MODE });
     zip.outputStream.pipe(out);
     await once(out, 'close');
+    await rename(partial, outFile);
+    await chmod(outFile, PRIVATE_FILE_MODE);
     summary.images = imageKeys.length - summary.missingImages.length;
     return summary;
   } finally {
@@ -80,7 +86,7 @@ function ghostImageUrls(text: string, storage: ImageStorage): string {
 }
 
 async function writeGhostJson(deps: ExportDeps, file: string, now: Date) {
-  const out = createWriteStream(file);
+  const out = createWriteStream(file, { mode: PRIVATE_FILE_MODE });
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };

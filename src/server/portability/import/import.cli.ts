@@ -2,8 +2,9 @@
  * `npm run import -- <file|folder|zip> [--dry-run] [--owner <e-mail>] [--source-url <url>]`:
  * imports a Ghost export (JSON, or its zip with `content/images`), a WordPress export (WXR
  * `.xml`, or a zip with `wp-content/uploads`), or a folder or zip of Markdown files. Prints one
- * line per post, then the report. Exit 0 when every post was imported (or had been before), 1 when
- * the file was refused (nothing written) or some posts failed (the rest were written).
+ * line per post, then the report. Exit 0 when every post was imported (or had been before) or
+ * skipped for a reason the report gives (pages, attachments, other types); 1 when the file was
+ * refused (nothing written) or some posts could not be imported (the rest were written).
  * With PGlite the server must be stopped first (one process owns DATA_DIR); use the /import page
  * while it runs.
  */
@@ -11,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
+import { configureImageMemory } from '../../images/image-memory.js';
 import { createImageStorage } from '../../storage/storage.js';
 import { stderrLogger, UsageError, runCli } from '../../cli-support.js';
 import { ImportRefused } from './import-archive.js';
@@ -39,7 +41,10 @@ function parseOptions(argv: string[]) {
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Images are made in this process, one at a time and with the caches the budget gives (runCli restarted it with the budget's V8 flags).
+  const { memory } = config;
+  configureImageMemory({ cacheBytes: memory.sharpCacheBytes, concurrency: memory.sharpConcurrency, jobs: memory.imageJobs, inChildProcess: false });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sharedBuffersBytes: config.memory.pgliteSharedBuffersBytes });
   try {
     await migrateToLatest(database.db);
     const report = await runImport({ db: database.db, storage: createImageStorage(config), log: stderrLogger() }, options.file, {

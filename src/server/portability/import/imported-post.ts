@@ -39,6 +39,8 @@ export interface ImportedPost {
   skippedComments: string[];
   /** Why the post is kept a draft although its source published it (it was for members only). */
   keptPrivate?: string;
+  /** What the reader did that the report must say (given to another author, a card kept as text). */
+  notes?: string[];
 }
 
 /** A post the reader could not make sense of: skipped, and named in the report with the field at fault. */
@@ -63,11 +65,19 @@ export interface ImportReader {
   format: 'ghost' | 'wordpress' | 'markdown';
   /** Names the export (its format and, where it says, its site); with `sourceId`, a post's identity. */
   source: string;
-  /** The posts, one at a time, in the export's order; a malformed file throws `ImportRefused`. */
-  posts(): AsyncIterable<ReadItem>;
+  /**
+   * The posts, one at a time, in the export's order; a malformed file throws `ImportRefused`.
+   * With `bodies: false` their texts (and comments' texts) are left empty: a pass that only
+   * counts the posts and checks the file saves converting each from HTML.
+   */
+  posts(options?: { bodies?: boolean }): AsyncIterable<ReadItem>;
   resolveImage: ImageResolver;
   /** Replaces placeholders of the old site's address in a post's links (Ghost's `__GHOST_URL__`). */
   fixLinks?(markdown: string): string;
+  /** What the reader had to repair in the file to read it (WordPress XML that is not well-formed), one entry per line; read after `posts()`. */
+  repairs?(): readonly string[];
+  /** Frees what the reader keeps between its passes (temporary files). */
+  close?(): Promise<void>;
 }
 
 export class PostError extends Error {

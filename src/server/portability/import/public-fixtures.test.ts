@@ -138,3 +138,64 @@ describe('import of a real Ghost 4.1 export (the one Ghost keeps among its test 
     expect(again.posts).toEqual({ imported: 0, unchanged: 7, failed: 0, skipped: 4 });
   });
 });
+
+describe("import of a Ghost export from Ghost's migration tools (TryGhost/migrate): a Lexical-only post with no author", () => {
+  const site = useImportSite({ each: true });
+  const file = path.join(PUBLIC, 'tryghost-migrate-ghost-lexical.json');
+  const authors = () =>
+    site.deps.db.selectFrom('blogs').innerJoin('user', 'user.id', 'blogs.user_id').select(['blogs.title', 'blogs.body', 'blogs.tags', 'user.email']).orderBy('blogs.created_at').execute();
+
+  // Counted from the file with Python's json module: db[0].data.posts has 3 rows, all type
+  // "post", status "published"; "Post 3 - Lexical" has html null, a lexical document holding
+  // one image card (src https://example.com/images/lexical-image.jpg), and no row in
+  // posts_authors (which names alice@example.com for Post 1 and bob@example.com for Post 2);
+  // the export has no roles or roles_users; posts_tags gives Post 1 "News" and Post 2 "Technology".
+  it('imports all 3 posts, the authorless one given to the export\'s first user (it names no roles), its Lexical rendered, and says so', async () => {
+    const report = await runImport(site.deps, file);
+    expect(report.posts).toEqual({ imported: 3, unchanged: 0, failed: 0, skipped: 0 });
+    expect(report.problems).toEqual([]);
+    expect(report.notes).toEqual([
+      { post: '"Post 3 - Lexical"', note: "given to alice@example.com (the export's first user; it names no Owner or Administrator): the export names no author for it" },
+    ]);
+    expect((await authors()).map((b) => [b.title, b.email, b.tags])).toEqual([
+      ['Post 1', 'alice@example.com', ['news']],
+      ['Post 2', 'bob@example.com', ['technology']],
+      ['Post 3 - Lexical', 'alice@example.com', []],
+    ]);
+    const lexical = (await authors())[2]!;
+    expect(lexical.body).toBe('![](https://example.com/images/lexical-image.jpg)');
+    expect(report.images.remote).toContain('https://example.com/images/lexical-image.jpg');
+  });
+
+  it('gives the authorless post to --owner when given', async () => {
+    const report = await runImport(site.deps, file, { owner: { email: 'owner@new-site.example', name: 'Owner' } });
+    expect(report.posts.failed).toBe(0);
+    expect(report.notes).toEqual([{ post: '"Post 3 - Lexical"', note: 'given to owner@new-site.example (--owner): the export names no author for it' }]);
+    expect((await authors()).map((b) => b.email)).toEqual(['alice@example.com', 'bob@example.com', 'owner@new-site.example']);
+  });
+});
+
+describe("import of a WordPress export from Ghost's migration tools (TryGhost/migrate): not well-formed XML (bare \"&\")", () => {
+  const site = useImportSite();
+  let report: ImportReport;
+  beforeAll(async () => {
+    report = await runImport(site.deps, path.join(PUBLIC, 'tryghost-migrate-wp-sample.xml'));
+  });
+
+  // Counted from the file by hand (it is 130 lines): 6 <item>s, wp:post_type post (ids 204
+  // draft, 4 and 14 publish), customcpt (15), attachment (5) and page (135); two <wp:author>s;
+  // lines 109 and 110 each hold five "&" that start no reference.
+  it('imports its 3 posts, skips the custom type, the attachment and the page, and names the 2 lines it repaired', async () => {
+    expect(report.source).toBe('wordpress:https://example.com');
+    expect(report.posts).toEqual({ imported: 3, unchanged: 0, failed: 0, skipped: 3 });
+    expect(report.skipped.map((item) => item.reason)).toEqual(['a WordPress customcpt, not a post', 'a WordPress attachment, not a post', 'a WordPress page, not a post']);
+    expect(report.repairs).toEqual(['line 109: a bare "&" escaped (5 times)', 'line 110: a bare "&" escaped (5 times)']);
+    expect([...report.accountsCreated].sort()).toEqual(['harry@example.com', 'hermione@example.com']);
+    const blogs = await site.deps.db.selectFrom('blogs').select(['title', 'status', 'tags']).orderBy('created_at').execute();
+    expect(blogs).toEqual([
+      { title: 'Another Post', status: 'published', tags: ['company-news', 'has-images', 'programming'] },
+      { title: 'Basic Post', status: 'published', tags: ['company-news', 'has-images', 'programming'] },
+      { title: 'Draft Post', status: 'draft', tags: ['company-news', 'programming'] },
+    ]);
+  });
+});

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runImport, type ImportReport } from './import.service.js';
@@ -83,5 +84,34 @@ describe('import of a WordPress export (WXR)', () => {
     expect(again.posts).toEqual({ imported: 0, unchanged: 6, failed: 2, skipped: 4 });
     expect(again.comments.imported).toBe(0);
     expect(await count()).toEqual(before);
+  });
+});
+
+describe('a WordPress export that is not well-formed XML: read leniently, each repaired line named', () => {
+  const site = useImportSite();
+  const tmp = useTempDir('wxr-lenient-');
+  const WXR = readFileSync(path.join(FIXTURES, 'wordpress-site/theme-unit-test-data.xml'), 'utf8');
+
+  it('an entity used without a DTD is no entity: kept as its text (never expanded), and its line named', async () => {
+    const file = path.join(tmp.dir, 'undeclared.xml');
+    writeFileSync(file, WXR.replace('<title><![CDATA[Template: Comments]]></title>', '<title>&xxe; &amp; &nbsp;&hellip;</title>'));
+    const line = WXR.slice(0, WXR.indexOf('<title><![CDATA[Template: Comments]]></title>')).split('\n').length;
+    const lines: string[] = [];
+    const report = await runImport(site.deps, file, { dryRun: true, onLine: (each) => lines.push(each) });
+    expect(report.repairs).toEqual([`line ${line}: the undefined entity &xxe; kept as text; the HTML entity &nbsp; replaced by its character; the HTML entity &hellip; replaced by its character`]);
+    expect(lines.filter((each) => each.startsWith('would import\t"&xxe; & \u00a0\u2026"'))).toHaveLength(1);
+  });
+
+  it('a bare "&" and control characters, as real exports hold them, and a file cut short is still refused', async () => {
+    const file = path.join(tmp.dir, 'messy.xml');
+    const messy = WXR.replace('<link>https://wp-sample.example</link>', '<link>https://wp-sample.example/?a=1&b=2</link>').replace('Template: Comments]]>', 'Template:\u000B Comments]]>');
+    writeFileSync(file, messy);
+    const report = await runImport(site.deps, file, { dryRun: true });
+    expect(report.repairs).toEqual([expect.stringMatching(/^line \d+: a bare "&" escaped$/), expect.stringMatching(/^line \d+: a control character XML forbids \(U\+000B\) removed$/)]);
+    expect(report.source).toBe('wordpress:https://wp-sample.example/?a=1&b=2');
+    expect(report.posts).toEqual({ imported: 6, unchanged: 0, failed: 2, skipped: 4 });
+    const cut = path.join(tmp.dir, 'cut.xml');
+    writeFileSync(cut, messy.slice(0, messy.lastIndexOf('<item>')) + '<item><title>half</title></chan');
+    await expect(runImport(site.deps, cut)).rejects.toThrow(/cut\.xml, line \d+: not well-formed XML/);
   });
 });

@@ -1,8 +1,10 @@
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { ImportRefused, type ImportArchive } from './import-archive.js';
 import { parseDate, personOf, PostError, tagsOf, type ImportedComment, type ImportedPerson, type ImportReader, type ReadItem } from './imported-post.js';
+import { XmlRepair } from './xml-repair.js';
 
 /** The one WordPress export (`.xml`) of an archive. */
 export function findWxr(archive: ImportArchive): string | undefined {
@@ -21,20 +23,26 @@ interface Element {
  * A WordPress WXR file, read as a stream by saxes (a SAX parser that never expands entities
  * from a DTD and never fetches anything): an `<item>` is handed on as soon as it closes, so
  * the file is never held whole. Any `<!DOCTYPE>` is refused outright: WXR has none, and it
- * is how entity bombs (billion laughs) and external entities (XXE) arrive.
+ * is how entity bombs (billion laughs) and external entities (XXE) arrive. What makes a real
+ * export not well-formed (a bare `&`, an HTML entity, a control character) is repaired on the
+ * way in (`XmlRepair`), and the report names each line repaired.
  */
 export function openWxrReader(archive: ImportArchive, xmlName: string): ImportReader {
   let site = 'export';
+  let repair: XmlRepair | undefined;
   const xmlDir = path.posix.dirname(xmlName) === '.' ? '' : `${path.posix.dirname(xmlName)}/`;
   return {
     format: 'wordpress',
     get source() {
       return `wordpress:${site}`;
     },
-    posts: () =>
-      wxrItems(archive, xmlName, (link) => {
+    posts: (read) => {
+      repair = new XmlRepair();
+      return wxrItems(archive, xmlName, repair, read?.bodies !== false, (link) => {
         site = link;
-      }),
+      });
+    },
+    repairs: () => repair?.repairs() ?? [],
     resolveImage: (url) => {
       const match = /(?:^|\/)(wp-content\/uploads\/[^?#]+)/.exec(url);
       if (!match) return undefined;
@@ -46,7 +54,7 @@ export function openWxrReader(archive: ImportArchive, xmlName: string): ImportRe
   };
 }
 
-async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link: string) => void): AsyncIterable<ReadItem> {
+async function* wxrItems(archive: ImportArchive, xmlName: string, repair: XmlRepair, bodies: boolean, onSite: (link: string) => void): AsyncIterable<ReadItem> {
   const parser = new SaxesParser({ xmlns: false, position: true });
   const authors = new Map<string, ImportedPerson | PostError>();
   const ready: ReadItem[] = [];
@@ -102,7 +110,7 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link:
     } else if (item && name === 'category') {
       item.categories.push({ domain: (item as Element & { pendingDomain?: string }).pendingDomain ?? 'category', name: text.trim() });
     } else if (item && name === 'item') {
-      ready.push(toReadItem(item, authors));
+      ready.push(toReadItem(item, authors, bodies));
       item = undefined;
     } else if (item && stack.length === 3) item.fields.set(name, text);
     else if (!item && name === 'link' && stack.length === 2) onSite(text.trim());
@@ -110,12 +118,15 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link:
   });
 
   const stream = await archive.open(xmlName);
+  // A character's bytes may be split between two chunks.
+  const decoder = new StringDecoder('utf8');
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      parser.write(chunk.toString('utf8'));
+      parser.write(repair.write(decoder.write(chunk)));
       if (failure) throw failure;
       yield* ready.splice(0);
     }
+    parser.write(repair.write(decoder.end()) + repair.end());
     parser.close();
     if (failure) throw failure;
     if (!sawRss) throw refuse('empty, not a WordPress export');
@@ -125,7 +136,8 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link:
   }
 }
 
-function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostError>): ReadItem {
+function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostError>, bodies: boolean): ReadItem {
+  const markdown = (html: string | undefined) => (bodies ? htmlToMarkdown(html ?? '') : '');
   const f = (name: string) => item.fields.get(name)?.trim() ?? '';
   const title = f('title');
   const label = title ? `"${title.slice(0, 80)}" (wp:post_id ${f('wp:post_id')})` : `wp:post_id ${f('wp:post_id') || '?'}`;
@@ -165,7 +177,7 @@ function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostErr
         sourceId: id,
         parentSourceId: g('wp:comment_parent') && g('wp:comment_parent') !== '0' ? g('wp:comment_parent') : null,
         author: commenter,
-        body: htmlToMarkdown(c.get('wp:comment_content') ?? ''),
+        body: markdown(c.get('wp:comment_content')),
         createdAt: wpDate(g('wp:comment_date_gmt'), g('wp:comment_date'), `wp:comment ${id}: wp:comment_date_gmt`) ?? new Date(0),
       });
     }
@@ -173,7 +185,7 @@ function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostErr
       post: {
         sourceId,
         title,
-        body: htmlToMarkdown(item.fields.get('content:encoded') ?? ''),
+        body: markdown(item.fields.get('content:encoded')),
         status: published ? 'published' : 'draft',
         createdAt: wpDate(f('wp:post_date_gmt'), f('wp:post_date'), 'wp:post_date_gmt') ?? parseDate(f('pubDate'), 'pubDate'),
         updatedAt: wpDate(f('wp:post_modified_gmt'), f('wp:post_modified'), 'wp:post_modified_gmt'),
