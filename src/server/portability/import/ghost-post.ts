@@ -1,5 +1,17 @@
 import { htmlToMarkdown } from './html-to-markdown.js';
-import { parseDate, personOf, PostError, tagsOf, type ImportedComment, type ImportedPerson, type ImportedPost, type ReadItem } from './imported-post.js';
+import {
+  givenToFallback,
+  parseDate,
+  personOf,
+  personOrError,
+  PostError,
+  tagsOf,
+  type FallbackAuthor,
+  type ImportedComment,
+  type ImportedPerson,
+  type ImportedPost,
+  type ReadItem,
+} from './imported-post.js';
 import { LexicalError, lexicalToHtml } from './lexical-to-html.js';
 
 /**
@@ -28,16 +40,13 @@ export interface GhostCommentRow {
   created_at: unknown;
 }
 
-/** Whom a post that names no author of the export is given to, and why them. */
-export type GhostFallbackAuthor = { user: GhostUser; why: string } | { person: ImportedPerson; why: string };
-
 /** What the export's other tables say, gathered before its posts are read. */
 export interface GhostTables {
   users: ReadonlyMap<string, GhostUser>;
   tagNames: ReadonlyMap<string, unknown>;
   tagsByPost: ReadonlyMap<string, GhostLink[]>;
   authorsByPost: ReadonlyMap<string, GhostLink[]>;
-  fallbackAuthor: GhostFallbackAuthor | undefined;
+  fallbackAuthor: FallbackAuthor | undefined;
 }
 
 /** This post's rows of our own two tables (`blogging_site_markdown`, `blogging_site_comments`). */
@@ -116,11 +125,7 @@ function authorOf(raw: Record<string, unknown>, postId: string, tables: GhostTab
   const user = authorId === undefined ? undefined : tables.users.get(authorId);
   if (user) return personOf(user.email, user.name, `users[${user.id}].email`);
   const missing = authorId === undefined ? 'the export names no author for it' : `its author ${authorId} is not among the export's users`;
-  const fallback = tables.fallbackAuthor;
-  if (!fallback) throw new PostError('author', `${missing}, and it has no Owner, Administrator or user to give it to: import with --owner <e-mail>`);
-  const person = 'person' in fallback ? fallback.person : personOf(fallback.user.email, fallback.user.name, `users[${fallback.user.id}].email`);
-  notes.push(`given to ${person.email} (${fallback.why}): ${missing}`);
-  return person;
+  return givenToFallback(tables.fallbackAuthor, missing, { field: 'author', nobody: 'it has no Owner, Administrator or user' }, notes);
 }
 
 /** The post's HTML as Markdown; Ghost 5 may export a post as Lexical alone (`html` null), which is rendered first. */
@@ -150,19 +155,21 @@ export function exportFallbackAuthor(
   users: readonly GhostUser[],
   roles: readonly { id: string; name?: unknown }[],
   rolesUsers: readonly { role_id: string; user_id: string }[],
-): GhostFallbackAuthor | undefined {
+): FallbackAuthor | undefined {
   const byId = new Map(users.map((user) => [user.id, user]));
   for (const role of ['Owner', 'Administrator']) {
     const roleIds = new Set(roles.filter((each) => each.name === role).map((each) => each.id));
     // The users table's order, as Ghost lists them, for "first".
     const holders = new Set(rolesUsers.filter((link) => roleIds.has(link.role_id)).map((link) => link.user_id));
     const user = users.find((each) => holders.has(each.id) && byId.has(each.id));
-    if (user) return { user, why: role === 'Owner' ? "the export's Owner" : "the export's first Administrator" };
+    if (user) return { person: personOfUser(user), why: role === 'Owner' ? "the export's Owner" : "the export's first Administrator" };
   }
-  if (rolesUsers.length === 0 && users[0]) return { user: users[0], why: "the export's first user; it names no Owner or Administrator" };
+  if (rolesUsers.length === 0 && users[0]) return { person: personOfUser(users[0]), why: "the export's first user; it names no Owner or Administrator" };
   return undefined;
 }
 
 export function bySortOrder(a: { sort_order?: number | null }, b: { sort_order?: number | null }) {
   return (a.sort_order ?? 0) - (b.sort_order ?? 0);
 }
+
+const personOfUser = (user: GhostUser) => personOrError(user.email, user.name, `users[${user.id}].email`);

@@ -2,9 +2,9 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { JSONParser } from '@streamparser/json';
 import { z } from 'zod';
-import { bySortOrder, exportFallbackAuthor, ghostPostItem, type GhostCommentRow, type GhostFallbackAuthor, type GhostLink, type GhostTables, type GhostUser } from './ghost-post.js';
+import { bySortOrder, exportFallbackAuthor, ghostPostItem, type GhostCommentRow, type GhostLink, type GhostTables, type GhostUser } from './ghost-post.js';
 import { ImportRefused, type ImportArchive } from './import-archive.js';
-import type { ImportedPerson, ImportReader, ReadItem } from './imported-post.js';
+import { ownerFallback, type ImportReader, type OwnerOption, type ReadItem } from './imported-post.js';
 import { SpillFile, type SpillRef } from './spill-file.js';
 
 /**
@@ -47,12 +47,9 @@ export function findGhostJson(archive: ImportArchive): string | undefined {
   return json.length === 1 ? json[0] : undefined;
 }
 
-export interface GhostReaderOptions {
+/** `owner`: posts whose author the export does not name become this person's (`--owner`, the /import page's moderator). */
+export interface GhostReaderOptions extends OwnerOption {
   sourceUrl?: string;
-  /** Posts whose author the export does not name become this person's (`--owner`, the /import page's moderator). */
-  owner?: ImportedPerson;
-  /** How the report names `owner` (`--owner`, the moderator who imported). */
-  ownerNote?: string;
 }
 
 export async function openGhostReader(archive: ImportArchive, jsonName: string, options: GhostReaderOptions = {}): Promise<ImportReader> {
@@ -64,10 +61,8 @@ export async function openGhostReader(archive: ImportArchive, jsonName: string, 
     spill.close();
     throw error;
   }
-  const fallback: GhostFallbackAuthor | undefined = options.owner
-    ? { person: options.owner, why: options.ownerNote ?? '--owner' }
-    : exportFallbackAuthor(sides.users, sides.roles, sides.rolesUsers);
-  const tables: GhostTables = { ...sides.tables, fallbackAuthor: fallback };
+  const fallbackAuthor = ownerFallback(options) ?? exportFallbackAuthor(sides.users, sides.roles, sides.rolesUsers);
+  const tables: GhostTables = { ...sides.tables, fallbackAuthor };
   // Ghost's placeholder for the site's own address; links to the old site become root-relative without --source-url.
   const base = (options.sourceUrl ?? '').replace(/\/+$/, '');
   const jsonDir = path.posix.dirname(jsonName) === '.' ? '' : `${path.posix.dirname(jsonName)}/`;

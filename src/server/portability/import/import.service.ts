@@ -12,7 +12,7 @@ import { inlineImageKeysOf } from '../../core/inline-images.js';
 import { newImageKey, type ImageStorage } from '../../storage/storage.js';
 import { findGhostJson, openGhostReader } from './ghost-reader.js';
 import { DEFAULT_ARCHIVE_LIMITS, ImportRefused, openImportArchive, type ArchiveLimits, type ImportArchive } from './import-archive.js';
-import type { ImportedComment, ImportedPerson, ImportedPost, ImportReader, PostProblem, SkippedItem } from './imported-post.js';
+import type { ImportedComment, ImportedPerson, ImportedPost, ImportReader, OwnerOption, PostProblem, SkippedItem } from './imported-post.js';
 import {
   findAccountIds,
   findImportedComments,
@@ -32,12 +32,9 @@ export interface ImportDeps {
   log: FastifyBaseLogger;
 }
 
-export interface ImportOptions {
+/** `owner`: Markdown files whose front matter names no author, and Ghost and WordPress posts whose export names none, are this person's. */
+export interface ImportOptions extends OwnerOption {
   dryRun?: boolean;
-  /** Markdown files whose front matter names no author, and Ghost posts whose export names none, are this person's. */
-  owner?: ImportedPerson;
-  /** How the report names `owner` where it gives a Ghost post to them (default `--owner`). */
-  ownerNote?: string;
   /** The old site's address, for Ghost's `__GHOST_URL__` in links. */
   sourceUrl?: string;
   limits?: ArchiveLimits;
@@ -98,9 +95,9 @@ export async function runImport(deps: ImportDeps, file: string, options: ImportO
 async function readerFor(archive: ImportArchive, options: ImportOptions): Promise<ImportReader> {
   const lower = archive.label.toLowerCase();
   if (archive.names.length === 1 && lower.endsWith('.json')) return openGhostReader(archive, archive.names[0]!, options);
-  if (archive.names.length === 1 && lower.endsWith('.xml')) return openWxrReader(archive, archive.names[0]!);
+  if (archive.names.length === 1 && lower.endsWith('.xml')) return openWxrReader(archive, archive.names[0]!, options);
   const xml = findWxr(archive);
-  if (xml) return openWxrReader(archive, xml);
+  if (xml) return openWxrReader(archive, xml, options);
   const json = findGhostJson(archive);
   if (json) return openGhostReader(archive, json, options);
   if (archive.names.some(isMarkdownName)) return openMarkdownReader(archive, options);

@@ -89,6 +89,44 @@ export class PostError extends Error {
   }
 }
 
+/** An export's person, or why it cannot be one (kept, to be reported with the post that needs it). */
+export function personOrError(email: unknown, name: unknown, field: string): ImportedPerson | PostError {
+  try {
+    return personOf(email, name, field);
+  } catch (error) {
+    if (error instanceof PostError) return error;
+    throw error;
+  }
+}
+
+/** Whom a post goes to when its export names no author of its own, and why them: the report says both. */
+export interface FallbackAuthor {
+  person: ImportedPerson | PostError;
+  why: string;
+}
+
+/** `--owner` (on the /import page, the moderator), the first choice of every reader for a post without an author. */
+export interface OwnerOption {
+  owner?: ImportedPerson;
+  /** How the report names `owner` (default `--owner`). */
+  ownerNote?: string;
+}
+
+export function ownerFallback(options: OwnerOption): FallbackAuthor | undefined {
+  return options.owner ? { person: options.owner, why: options.ownerNote ?? '--owner' } : undefined;
+}
+
+/**
+ * The author of a post whose export does not name one (`missing` says how): `fallback`, with a
+ * note for the report; with none, the post is not imported, its `field` named and `nobody` said.
+ */
+export function givenToFallback(fallback: FallbackAuthor | undefined, missing: string, problem: { field: string; nobody: string }, notes: string[]): ImportedPerson {
+  if (!fallback) throw new PostError(problem.field, `${missing}, and ${problem.nobody} to give it to: import with --owner <e-mail>`);
+  if (fallback.person instanceof PostError) throw fallback.person;
+  notes.push(`given to ${fallback.person.email} (${fallback.why}): ${missing}`);
+  return fallback.person;
+}
+
 /** A date from an export, or a PostError naming the field. */
 export function parseDate(value: unknown, field: string): Date | null {
   if (value === null || value === undefined || value === '') return null;

@@ -3,7 +3,21 @@ import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { ImportRefused, type ImportArchive } from './import-archive.js';
-import { parseDate, personOf, PostError, tagsOf, type ImportedComment, type ImportedPerson, type ImportReader, type ReadItem } from './imported-post.js';
+import {
+  givenToFallback,
+  ownerFallback,
+  parseDate,
+  personOf,
+  personOrError,
+  PostError,
+  tagsOf,
+  type FallbackAuthor,
+  type ImportedComment,
+  type ImportedPerson,
+  type ImportReader,
+  type OwnerOption,
+  type ReadItem,
+} from './imported-post.js';
 import { XmlRepair } from './xml-repair.js';
 
 /** The one WordPress export (`.xml`) of an archive. */
@@ -26,8 +40,12 @@ interface Element {
  * is how entity bombs (billion laughs) and external entities (XXE) arrive. What makes a real
  * export not well-formed (a bare `&`, an HTML entity, a control character) is repaired on the
  * way in (`XmlRepair`), and the report names each line repaired.
+ *
+ * A post whose `<dc:creator>` is no `<wp:author>` of the export goes to `--owner` (the /import
+ * page's moderator), else to the export's first author by `<wp:author_id>`: WXR says nothing of
+ * roles, and WordPress's first user is the administrator who installed the site.
  */
-export function openWxrReader(archive: ImportArchive, xmlName: string): ImportReader {
+export function openWxrReader(archive: ImportArchive, xmlName: string, options: OwnerOption = {}): ImportReader {
   let site = 'export';
   let repair: XmlRepair | undefined;
   const xmlDir = path.posix.dirname(xmlName) === '.' ? '' : `${path.posix.dirname(xmlName)}/`;
@@ -38,7 +56,7 @@ export function openWxrReader(archive: ImportArchive, xmlName: string): ImportRe
     },
     posts: (read) => {
       repair = new XmlRepair();
-      return wxrItems(archive, xmlName, repair, read?.bodies !== false, (link) => {
+      return wxrItems(archive, xmlName, { repair, bodies: read?.bodies !== false, owner: ownerFallback(options) }, (link) => {
         site = link;
       });
     },
@@ -54,9 +72,24 @@ export function openWxrReader(archive: ImportArchive, xmlName: string): ImportRe
   };
 }
 
-async function* wxrItems(archive: ImportArchive, xmlName: string, repair: XmlRepair, bodies: boolean, onSite: (link: string) => void): AsyncIterable<ReadItem> {
+interface WxrPass {
+  repair: XmlRepair;
+  /** False: posts without their texts (a pass that only counts). */
+  bodies: boolean;
+  /** `--owner`, if given: before the export's first author for a post whose author it does not list. */
+  owner: FallbackAuthor | undefined;
+}
+
+/** The `<wp:author>`s of the export, by login, and the first by `<wp:author_id>`. */
+interface WxrAuthors {
+  byLogin: Map<string, ImportedPerson | PostError>;
+  first?: { id: number; author: FallbackAuthor };
+}
+
+async function* wxrItems(archive: ImportArchive, xmlName: string, pass: WxrPass, onSite: (link: string) => void): AsyncIterable<ReadItem> {
+  const { repair } = pass;
   const parser = new SaxesParser({ xmlns: false, position: true });
-  const authors = new Map<string, ImportedPerson | PostError>();
+  const authors: WxrAuthors = { byLogin: new Map() };
   const ready: ReadItem[] = [];
   const stack: string[] = [];
   let text = '';
@@ -100,17 +133,12 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, repair: XmlRep
       comment = undefined;
     } else if (author && name !== 'wp:author') author.set(name, text);
     else if (author && name === 'wp:author') {
-      const login = author.get('wp:author_login') ?? '';
-      try {
-        authors.set(login, personOf(author.get('wp:author_email'), author.get('wp:author_display_name') || login, `wp:author ${login}: wp:author_email`));
-      } catch (error) {
-        authors.set(login, error as PostError);
-      }
+      addAuthor(authors, author);
       author = undefined;
     } else if (item && name === 'category') {
       item.categories.push({ domain: (item as Element & { pendingDomain?: string }).pendingDomain ?? 'category', name: text.trim() });
     } else if (item && name === 'item') {
-      ready.push(toReadItem(item, authors, bodies));
+      ready.push(toReadItem(item, pass.owner ?? authors.first?.author, authors.byLogin, pass.bodies));
       item = undefined;
     } else if (item && stack.length === 3) item.fields.set(name, text);
     else if (!item && name === 'link' && stack.length === 2) onSite(text.trim());
@@ -136,7 +164,19 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, repair: XmlRep
   }
 }
 
-function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostError>, bodies: boolean): ReadItem {
+function addAuthor(authors: WxrAuthors, fields: Map<string, string>) {
+  const login = fields.get('wp:author_login') ?? '';
+  const person = personOrError(fields.get('wp:author_email'), fields.get('wp:author_display_name') || login, `wp:author ${login}: wp:author_email`);
+  authors.byLogin.set(login, person);
+  const idText = fields.get('wp:author_id')?.trim() ?? '';
+  // Without ids, the first listed.
+  const id = /^-?\d+$/.test(idText) ? Number(idText) : Number.POSITIVE_INFINITY;
+  if (!authors.first || id < authors.first.id) {
+    authors.first = { id, author: { person, why: `the export's first author${Number.isFinite(id) ? ` (wp:author_id ${id})` : ''}` } };
+  }
+}
+
+function toReadItem(item: Element, fallback: FallbackAuthor | undefined, authors: ReadonlyMap<string, ImportedPerson | PostError>, bodies: boolean): ReadItem {
   const markdown = (html: string | undefined) => (bodies ? htmlToMarkdown(html ?? '') : '');
   const f = (name: string) => item.fields.get(name)?.trim() ?? '';
   const title = f('title');
@@ -149,9 +189,11 @@ function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostErr
     const sourceId = f('wp:post_id');
     if (!/^\d+$/.test(sourceId)) throw new PostError('wp:post_id', `${JSON.stringify(sourceId)} is not a post id`);
     const login = f('dc:creator');
-    const found = authors.get(login);
+    const notes: string[] = [];
+    const found =
+      authors.get(login) ??
+      givenToFallback(fallback, login ? `its author ${JSON.stringify(login)} is not among the export's <wp:author>s` : 'it names no author (<dc:creator>)', { field: 'dc:creator', nobody: 'the export lists no <wp:author>' }, notes);
     if (found instanceof PostError) throw found;
-    if (!found) throw new PostError('dc:creator', `${JSON.stringify(login)} is not an author of the export (no <wp:author> with that login)`);
     const published = status === 'publish';
     const skippedComments: string[] = [];
     const comments: ImportedComment[] = [];
@@ -199,6 +241,7 @@ function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostErr
         coverImage: null,
         comments,
         skippedComments,
+        ...(notes.length ? { notes } : {}),
       },
     };
   } catch (error) {
