@@ -9,10 +9,10 @@ import { chmod, copyFile, readdir, rename, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../../config.js';
+import type { Config } from '../../config.js';
 import { DataDirInUseError, PGLITE_LOCK_FILE } from '../../db/data-dir-lock.js';
 import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
-import { openDatabase } from '../../db/database.js';
+import { openSiteDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
 import { UsageError, runCli } from '../../cli-support.js';
@@ -46,14 +46,17 @@ async function askRunningServer(config: Config, out: string): Promise<void> {
   }
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string' } }, strict: true });
+function parseOptions(argv: string[]) {
+  const { values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true });
   const out = path.resolve(values.out ?? `backup-${new Date().toISOString().replace(/[:.]/g, '-')}.zip`);
   if (!out.endsWith('.zip')) throw new UsageError(`--out must name a .zip file (got ${JSON.stringify(values.out)})`);
-  const config = loadConfig();
+  return { out };
+}
+
+async function main({ out }: { out: string }, config: Config): Promise<number> {
   let database;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sharedBuffersBytes: config.memory.pgliteSharedBuffersBytes });
+    database = await openSiteDatabase(config);
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error;
     await askRunningServer(config, out);
@@ -70,4 +73,4 @@ async function main(): Promise<number> {
   }
 }
 
-runCli(main, [BackupError]);
+runCli({ parse: parseOptions, run: main, expected: [BackupError] });

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import yazl from 'yazl';
 import type { Config } from '../../config.js';
-import { openDatabase, type DatabaseHandle } from '../../db/database.js';
+import { openSiteDatabase, type DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import { isValidImageKey } from '../../storage/image-key.js';
@@ -129,9 +129,9 @@ export async function restoreBackup(config: Config, storage: ImageStorage, archi
       if (kind === 'pglite') {
         if (existsSync(path.join(config.dataDir, 'pglite', 'PG_VERSION'))) throw new BackupError(`${config.dataDir} already holds a database; restore only into an empty DATA_DIR.`);
         const dump = await readCapped(await archive.open(PGLITE_DUMP), PGLITE_DUMP);
-        database = await openDatabase({ dataDir: config.dataDir, loadDataDir: new Blob([new Uint8Array(dump)], { type: 'application/x-gzip' }), sharedBuffersBytes: config.memory.pgliteSharedBuffersBytes });
+        database = await openSiteDatabase(config, { loadDataDir: new Blob([new Uint8Array(dump)], { type: 'application/x-gzip' }) });
       } else {
-        database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+        database = await openSiteDatabase(config);
         const tables = await sql<{ count: string }>`select count(*) as count from information_schema.tables where table_schema = 'public'`.execute(database.db);
         if (Number(tables.rows[0]!.count) > 0) {
           await database.close();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../testing/temp-dirs.js';
@@ -27,6 +28,14 @@ describe('npm run import', () => {
     expect(second.stdout).toContain('posts: 0 imported, 5 imported before (unchanged), 1 failed');
     const refused = await importCli(dataDir, path.join(FIXTURES, 'README.md'), '--owner', 'not-an-address');
     expect(refused).toMatchObject({ code: 1, stderr: '--owner: "not-an-address" is not an e-mail address\n' });
+  });
+
+  it('a mistyped flag stops it at once, with the reason, before anything is made (not even DATA_DIR)', { timeout: 60_000 }, async () => {
+    const dataDir = path.join(tmp.dir, 'never-made');
+    const mistake = await importCli(dataDir, path.join(PUBLIC, 'tryghost-migrate-wp-sample.xml'), '--dryrun');
+    expect(mistake).toMatchObject({ code: 1, stdout: '' });
+    expect(mistake.stderr).toMatch(/^Unknown option '--dryrun'/);
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   // Real exports from Ghost's migration tools (tests/fixtures/README.md): a Lexical-only post

@@ -9,10 +9,9 @@
  * while it runs.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config.js';
-import { openDatabase } from '../../db/database.js';
+import type { Config } from '../../config.js';
+import { openSiteDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { configureImageMemory } from '../../images/image-memory.js';
 import { createImageStorage } from '../../storage/storage.js';
 import { stderrLogger, UsageError, runCli } from '../../cli-support.js';
 import { ImportRefused } from './import-archive.js';
@@ -38,13 +37,10 @@ function parseOptions(argv: string[]) {
   return { file: positionals[0]!, dryRun: values['dry-run'] ?? false, owner, sourceUrl: values['source-url'] };
 }
 
-async function main(): Promise<number> {
-  const options = parseOptions(process.argv.slice(2));
-  const config = loadConfig();
-  // Images are made in this process, one at a time and with the caches the budget gives (runCli restarted it with the budget's V8 flags).
-  const { memory } = config;
-  configureImageMemory({ cacheBytes: memory.sharpCacheBytes, concurrency: memory.sharpConcurrency, jobs: memory.imageJobs, inChildProcess: false });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sharedBuffersBytes: config.memory.pgliteSharedBuffersBytes });
+type ImportCliOptions = ReturnType<typeof parseOptions>;
+
+async function main(options: ImportCliOptions, config: Config): Promise<number> {
+  const database = await openSiteDatabase(config);
   try {
     await migrateToLatest(database.db);
     const report = await runImport({ db: database.db, storage: createImageStorage(config), log: stderrLogger() }, options.file, {
@@ -58,4 +54,4 @@ async function main(): Promise<number> {
   }
 }
 
-runCli(main, [ImportRefused]);
+runCli({ parse: parseOptions, run: main, expected: [ImportRefused] });
