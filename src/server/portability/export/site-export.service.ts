@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { chmod, mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,6 +11,7 @@ import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import type { ImageStorage } from '../../storage/storage.js';
 import { selectBlogAuthors, selectBlogBatch, selectCommentBatch, selectInlineImageKeys } from './site-export.repository.js';
 import { slugify } from '../../../shared/slug.js';
+import { writePrivateZip } from '../private-zip.js';
 
 export interface ExportDeps {
   db: Kysely<Database>;
@@ -64,15 +65,8 @@ export async function writeSiteExport(deps: ExportDeps, outFile: string, now = n
         );
       });
     }
-    zip.end();
-    // Drafts and the authors' e-mails are inside: for the owner only, as backups are. Written
-    // beside its final name and renamed, so an export cut off half way never looks finished.
-    const partial = `${outFile}.partial`;
-    const out = createWriteStream(partial, { mode: PRIVATE_FILE_MODE });
-    zip.outputStream.pipe(out);
-    await once(out, 'close');
-    await rename(partial, outFile);
-    await chmod(outFile, PRIVATE_FILE_MODE);
+    // Drafts and the authors' e-mails are inside: for the owner only, as backups are.
+    await writePrivateZip(zip, outFile);
     summary.images = imageKeys.length - summary.missingImages.length;
     return summary;
   } finally {
