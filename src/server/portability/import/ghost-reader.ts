@@ -6,6 +6,7 @@ import { bySortOrder, exportFallbackAuthor, ghostPostItem, type GhostCommentRow,
 import { ImportRefused, type ImportArchive } from './import-archive.js';
 import { ownerFallback, type ImportReader, type OwnerOption, type ReadItem } from './imported-post.js';
 import { SpillFile, type SpillRef } from './spill-file.js';
+import { JsonStringCap, MAX_TEXT_LABEL } from './text-cap.js';
 
 /**
  * A Ghost export (Labs → Export: `{"db":[{"meta":…,"data":{…}}]}`, or without the `db` wrapper),
@@ -216,8 +217,10 @@ async function* parseJsonItems(archive: ImportArchive, jsonName: string, paths: 
   };
   const stream: Readable = await archive.open(jsonName);
   const notJson = (error: unknown) => refused(jsonName, `is not JSON (${(error as Error).message}); nothing was imported.`);
+  const cap = new JsonStringCap();
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (!cap.accepts(chunk)) throw refused(jsonName, `holds a text longer than ${MAX_TEXT_LABEL} (no post is); nothing was imported.`);
       try {
         if (!parser.isEnded) parser.write(chunk);
       } catch (error) {

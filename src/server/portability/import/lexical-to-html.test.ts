@@ -68,4 +68,13 @@ describe('lexicalToHtml (Ghost 5 posts exported with `lexical` and no `html`)', 
     expect(() => lexicalToHtml('{"root":')).toThrow(LexicalError);
     expect(() => lexicalToHtml('{"mobiledoc":1}')).toThrow(/no "root" node/);
   });
+
+  it('refuses a document nested deeper than any editor writes, rather than overflow the stack (a card too)', () => {
+    let nested: Record<string, unknown> = t('deep');
+    for (let i = 0; i < 100_000; i++) nested = element('paragraph', [nested]);
+    expect(() => lexicalToHtml({ root: element('root', [nested]) })).toThrow(new LexicalError('nests deeper than 100 levels'));
+    let card: Record<string, unknown> = { label: 'deep' };
+    for (let i = 0; i < 100_000; i++) card = { items: [card] };
+    expect(() => lexicalToHtml({ root: element('root', [{ type: 'future-card', ...card }]) })).toThrow(LexicalError);
+  });
 });

@@ -37,6 +37,20 @@ const SETTING_FIELDS = new Set(['type', 'version', 'format', 'direction', 'inden
 
 let markdown: MarkdownIt | undefined;
 
+/** Deeper than any editor nests (lists in quotes in callouts): a hostile document would overflow the stack instead. */
+const MAX_DEPTH = 100;
+
+/** Card types kept as text (shared by the whole document), and how deep the node at hand is. */
+interface Walk {
+  kept: string[];
+  depth: number;
+}
+
+function deeper(walk: Walk): Walk {
+  if (walk.depth >= MAX_DEPTH) throw new LexicalError(`nests deeper than ${MAX_DEPTH} levels`);
+  return { kept: walk.kept, depth: walk.depth + 1 };
+}
+
 export function lexicalToHtml(source: unknown): LexicalHtml {
   let document: unknown = source;
   if (typeof source === 'string') {
@@ -49,7 +63,7 @@ export function lexicalToHtml(source: unknown): LexicalHtml {
   const root = (document as { root?: unknown } | null)?.root;
   if (!isNode(root)) throw new LexicalError('has no "root" node (not Lexical)');
   const keptAsText: string[] = [];
-  const html = childrenOf(root, keptAsText);
+  const html = childrenOf(root, { kept: keptAsText, depth: 0 });
   return { html, keptAsText };
 }
 
@@ -57,8 +71,13 @@ function isNode(value: unknown): value is LexicalNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function childrenOf(node: LexicalNode, kept: string[]): string {
-  return Array.isArray(node.children) ? node.children.filter(isNode).map((child) => nodeToHtml(child, kept)).join('') : '';
+function childrenOf(node: LexicalNode, walk: Walk): string {
+  if (!Array.isArray(node.children)) return '';
+  const inside = deeper(walk);
+  return node.children
+    .filter(isNode)
+    .map((child) => nodeToHtml(child, inside))
+    .join('');
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -68,8 +87,8 @@ const rich = (value: unknown) => text(value);
 const link = (url: string, label: string) => (url ? `<p><a href="${escape(url)}">${label || escape(url)}</a></p>` : '');
 const figure = (inner: string, caption: unknown) => (rich(caption) ? `<figure>${inner}<figcaption>${rich(caption)}</figcaption></figure>` : inner);
 
-function nodeToHtml(node: LexicalNode, kept: string[]): string {
-  const inner = () => childrenOf(node, kept);
+function nodeToHtml(node: LexicalNode, walk: Walk): string {
+  const inner = () => childrenOf(node, walk);
   switch (node.type) {
     case 'root':
       return inner();
@@ -142,7 +161,7 @@ function nodeToHtml(node: LexicalNode, kept: string[]): string {
       return '';
     default:
       if (Array.isArray(node.children)) return `<div>${inner()}</div>`;
-      return keepAsText(node, kept);
+      return keepAsText(node, walk);
   }
 }
 
@@ -161,18 +180,18 @@ function formatText(value: string, format: number): string {
 }
 
 /** A card of a type not known here: every text it holds, in order, as plain paragraphs (HTML fields lose their tags, not their words). */
-function keepAsText(node: LexicalNode, kept: string[]): string {
+function keepAsText(node: LexicalNode, walk: Walk): string {
   const type = typeof node.type === 'string' && node.type ? node.type : 'without a type';
-  if (!kept.includes(type)) kept.push(type);
+  if (!walk.kept.includes(type)) walk.kept.push(type);
   const texts: string[] = [];
-  const collect = (value: unknown, field?: string) => {
+  const collect = (value: unknown, at: Walk, field?: string) => {
     if (field !== undefined && SETTING_FIELDS.has(field)) return;
     if (typeof value === 'string') {
       const plain = value.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
       if (plain) texts.push(plain);
-    } else if (Array.isArray(value)) value.forEach((each) => collect(each));
-    else if (isNode(value)) for (const [key, each] of Object.entries(value)) collect(each, key);
+    } else if (Array.isArray(value)) value.forEach((each) => collect(each, deeper(at)));
+    else if (isNode(value)) for (const [key, each] of Object.entries(value)) collect(each, deeper(at), key);
   };
-  collect(node);
+  collect(node, walk);
   return texts.map((each) => `<p>${escape(each)}</p>`).join('');
 }

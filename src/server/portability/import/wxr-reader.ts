@@ -18,6 +18,7 @@ import {
   type OwnerOption,
   type ReadItem,
 } from './imported-post.js';
+import { MAX_TEXT_BYTES, MAX_TEXT_LABEL } from './text-cap.js';
 import { XmlRepair } from './xml-repair.js';
 
 /** The one WordPress export (`.xml`) of an archive. */
@@ -98,6 +99,15 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, pass: WxrPass,
   let author: Map<string, string> | undefined;
   let sawRss = false;
   let failure: Error | undefined;
+  // saxes gathers a text, a CDATA section or a tag whole before it hands it on: where it has
+  // handed nothing on for longer than any text may be, the file is refused before it grows more.
+  let lastSeen = 0;
+  // What a hostile file could make the reader hold: one text, and all an item's texts together
+  // (counted in characters, up to 3 bytes each in UTF-8: still far below a machine's memory).
+  let itemChars = 0;
+  const seen = () => {
+    lastSeen = parser.position;
+  };
   const refuse = (message: string) => new ImportRefused(`${xmlName}, line ${parser.line}: ${message}; nothing was imported.`);
 
   parser.on('doctype', () => {
@@ -107,24 +117,34 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, pass: WxrPass,
     failure ??= refuse(`not well-formed XML (${err.message.replace(/^(?:.*?:)?\d+:\d+: /, '')})`);
   });
   parser.on('opentag', (tag) => {
+    seen();
     if (stack.length === 0) {
       if (tag.name !== 'rss') failure ??= refuse(`the root element is <${tag.name}>, not a WordPress export's <rss>`);
       sawRss = true;
     }
     stack.push(tag.name);
     text = '';
-    if (tag.name === 'item' && stack.length === 3) item = { fields: new Map(), categories: [], comments: [] };
+    if (tag.name === 'item' && stack.length === 3) {
+      item = { fields: new Map(), categories: [], comments: [] };
+      itemChars = 0;
+    }
     else if (tag.name === 'wp:comment' && item) comment = new Map();
     else if (tag.name === 'wp:author' && !item) author = new Map();
     else if (tag.name === 'category' && item) (item as Element & { pendingDomain?: string }).pendingDomain = String(tag.attributes.domain ?? 'category');
   });
-  parser.on('text', (chunk) => {
-    text += chunk;
-  });
-  parser.on('cdata', (chunk) => {
-    text += chunk;
-  });
+  const gather = (chunk: string) => {
+    seen();
+    if (item) itemChars += chunk.length;
+    if (text.length + chunk.length > MAX_TEXT_BYTES) failure ??= refuse(`<${stack.at(-1) ?? '?'}> holds a text longer than ${MAX_TEXT_LABEL} (no post does)`);
+    else if (itemChars > 2 * MAX_TEXT_BYTES) failure ??= refuse(`an <item> holds more than ${MAX_TEXT_LABEL} twice over (no post does)`);
+    else text += chunk;
+  };
+  parser.on('text', gather);
+  parser.on('cdata', gather);
+  parser.on('comment', seen);
+  parser.on('processinginstruction', seen);
   parser.on('closetag', (tag) => {
+    seen();
     stack.pop();
     const name = tag.name;
     if (comment && name !== 'wp:comment') comment.set(name, text);
@@ -151,6 +171,7 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, pass: WxrPass,
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       parser.write(repair.write(decoder.write(chunk)));
+      if (parser.position - lastSeen > MAX_TEXT_BYTES) failure ??= refuse(`a text, tag or CDATA section longer than ${MAX_TEXT_LABEL} (no post holds one)`);
       if (failure) throw failure;
       yield* ready.splice(0);
     }

@@ -47,11 +47,18 @@ describe('XmlRepair (the lenient reading of WordPress exports that are not well-
     expect(whole.out).toBe('<r>\n<a>1 &amp; 2 &amp; 3 \u00A0 &#38;</a><![CDATA[ & ]]><!-- & --><?pi & ?>\n<b>&amp;x</b></r>');
   });
 
-  it('lists the first thousand lines repaired and counts the rest', () => {
-    const xml = `<r>${'<a>&</a>\n'.repeat(1005)}</r>`;
+  it('lists the first thousand lines repaired and counts the rest, lines not repairs', () => {
+    const xml = `<r>${'<a>&</a><b>&</b>\n'.repeat(1005)}</r>`;
     const { repairs } = repairInChunks(xml, 4096);
     expect(repairs).toHaveLength(1001);
-    expect(repairs[999]).toBe('line 1000: a bare "&" escaped');
+    expect(repairs[999]).toBe('line 1000: a bare "&" escaped (2 times)');
     expect(repairs[1000]).toBe('… and 5 more lines repaired the same ways');
+  });
+
+  it('names ten kinds of repair on a line and counts the others together (a line of a million different entities stays one short entry)', () => {
+    const entities = Array.from({ length: 5000 }, (_, i) => `&e${i};`).join(' ');
+    const { repairs } = repairInChunks(`<r>${entities}</r>`, 4096);
+    expect(repairs).toHaveLength(1);
+    expect(repairs[0]).toMatch(/^line 1: the undefined entity &e0; kept as text; (?:the undefined entity &e\d; kept as text; ){9}other repairs \(4990 times\)$/);
   });
 });

@@ -23,9 +23,12 @@ export class XmlRepair {
   private line = 1;
   private readonly byLine = new Map<number, Map<string, number>>();
   private linesBeyond = 0;
+  private lastLineBeyond = 0;
 
   /** Lines whose repairs are listed one by one; past them, only counted. */
   static readonly LISTED_LINES = 1000;
+  /** Kinds of repair named on one line (a hostile line may hold a million different entities); past them, counted together. */
+  static readonly KINDS_PER_LINE = 10;
 
   /** The chunk repaired; text that may be part of a reference or a marker split across chunks waits for the next. */
   write(chunk: string): string {
@@ -54,9 +57,14 @@ export class XmlRepair {
       this.line += countNewlines(text, counted, at);
       counted = at;
       const kinds = this.byLine.get(this.line);
-      if (kinds) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-      else if (this.byLine.size < XmlRepair.LISTED_LINES) this.byLine.set(this.line, new Map([[kind, 1]]));
-      else this.linesBeyond += 1;
+      if (kinds) {
+        const named = kinds.has(kind) || kinds.size < XmlRepair.KINDS_PER_LINE ? kind : OTHER_REPAIRS;
+        kinds.set(named, (kinds.get(named) ?? 0) + 1);
+      } else if (this.byLine.size < XmlRepair.LISTED_LINES) this.byLine.set(this.line, new Map([[kind, 1]]));
+      else if (this.lastLineBeyond !== this.line) {
+        this.linesBeyond += 1;
+        this.lastLineBeyond = this.line;
+      }
     };
     let at = 0;
     while (at < text.length) {
@@ -135,6 +143,7 @@ const MARKERS: ReadonlyArray<[string, 'cdata' | 'comment' | 'pi']> = [
 const LONGEST_MARKER = 9;
 const CLOSERS = { cdata: ']]>', comment: '-->', pi: '?>' } as const;
 const XML_ENTITIES = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
+const OTHER_REPAIRS = 'other repairs';
 
 let html: MarkdownIt | undefined;
 
