@@ -35,6 +35,8 @@ describe('the /import page API', () => {
     await t.settled();
     const answer = await status(moderator, started.json<ImportJob>().id);
     expect(answer.statusCode, answer.body).toBe(200);
+    // The report names authors' e-mails and drafts: no cache on the way may keep it.
+    expect(answer.headers['cache-control']).toBe('private, no-store');
     return answer.json<ImportJob>();
   };
   const blogCount = async () => Number((await t.database.db.selectFrom('blogs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);

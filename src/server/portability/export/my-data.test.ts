@@ -15,9 +15,10 @@ describe("GET /api/account/my-data.zip ('Download my data')", () => {
   const site = useImportSite();
   const tmp = useTempDir('my-data-');
 
-  it('answers 401 signed out', async () => {
+  it('answers 401 signed out, kept by no cache either', async () => {
     const response = await site.t.app.inject({ method: 'GET', url: '/api/account/my-data.zip' });
     expect(response.statusCode).toBe(401);
+    expect(response.headers['cache-control']).toBe('private, no-store');
   });
 
   it("gives the reader their own blogs (Markdown, front matter), images, comments and votes, nobody else's", async () => {
