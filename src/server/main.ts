@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { PRIVATE_UMASK } from './db/private-files.js';
+import { restartWithBudget } from './memory/budget-restart.js';
 
 /**
  * The entry point: reads the config, and only then loads the server, so that a process told it
@@ -19,14 +20,9 @@ async function main() {
     }
     throw err;
   }
-  const missing = config.memory.nodeFlags.filter((flag) => !process.execArgv.includes(flag));
-  const { restartEnv } = config.memory;
-  if ((missing.length > 0 || Object.keys(restartEnv).length > 0) && process.execve) {
-    // V8 and glibc read these only at a process's start: the process replaces itself (same pid,
-    // nothing kept), so `node dist/server/main.js` under any process manager gets them.
-    const args = [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)];
-    process.execve(process.execPath, args, { ...process.env, ...restartEnv });
-  }
+  // V8 and glibc read these only at a process's start: the process replaces itself (same pid,
+  // nothing kept), so `node dist/server/main.js` under any process manager gets them.
+  restartWithBudget(config.memory);
   const { startServer } = await import('./start-server.js');
   await startServer(config);
 }

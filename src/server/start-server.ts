@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/database.js';
+import { openSiteDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { configureImageMemory } from './images/image-memory.js';
 import { stopImageWorker } from './images/image-worker-client.js';
@@ -12,11 +12,7 @@ import { createImageStorage } from './storage/storage.js';
 export async function startServer(config: Config) {
   const { memory } = config;
   configureImageMemory({ cacheBytes: memory.sharpCacheBytes, concurrency: memory.sharpConcurrency, jobs: memory.imageJobs, inChildProcess: true });
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    sharedBuffersBytes: memory.pgliteSharedBuffersBytes,
-  });
+  const database = await openSiteDatabase(config);
   await migrateToLatest(database.db);
   const storage = createImageStorage(config);
   const app = await buildApp({ config, database, storage });

@@ -20,6 +20,10 @@ export const importReportSchema = z.object({
   skipped: z.array(z.object({ post: z.string(), reason: z.string() })),
   /** Published for members only in the source: imported as drafts, which their authors may publish. */
   keptPrivate: z.array(z.object({ post: z.string(), reason: z.string() })),
+  /** What was done to a post on the way: given to another author (its export named none), a card kept as text. */
+  notes: z.array(z.object({ post: z.string(), note: z.string() })),
+  /** Lines of the file repaired so it could be read (WordPress XML that is not well-formed). */
+  repairs: z.array(z.string()),
 });
 export type ImportReportBody = z.infer<typeof importReportSchema>;
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -54,4 +55,12 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return (await import('./postgres-database.js')).openPostgres(options.databaseUrl);
   return (await import('./pglite-database.js')).openPGlite(options);
+}
+
+/**
+ * The site's database as its configuration says, with the share of memory its budget gives
+ * PGlite: the server and every command line open it through here, so a 512 MB machine runs each.
+ */
+export function openSiteDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'memory'>, options: Pick<DatabaseOptions, 'loadDataDir'> = {}): Promise<DatabaseHandle> {
+  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sharedBuffersBytes: config.memory.pgliteSharedBuffersBytes, ...options });
 }

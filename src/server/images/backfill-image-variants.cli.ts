@@ -3,8 +3,9 @@
  * IMAGE_BACKFILL_ON_START=false on a large site). With PGlite, stop the server first: an
  * embedded database has one process at a time. Logs one JSON line per event.
  */
-import { loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.js';
+import { openSiteDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createImageStorage } from '../storage/storage.js';
 import { backfillImageVariants, type BackfillLog } from './backfill-image-variants.js';
@@ -16,9 +17,8 @@ const line = (level: string) => (details: object, message: string) => {
 };
 const log: BackfillLog = { info: line('info'), warn: line('warn'), error: line('error') };
 
-async function main(): Promise<number> {
-  const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+async function main(_options: unknown, config: Config): Promise<number> {
+  const database = await openSiteDatabase(config);
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
@@ -32,4 +32,5 @@ async function main(): Promise<number> {
   }
 }
 
-runCli(main);
+// It takes no arguments: any is a mistake, said before anything is opened.
+runCli({ parse: (argv) => parseArgs({ args: argv, strict: true }), run: main });

@@ -6,8 +6,8 @@
  * process at a time, and this refuses to start (exit 1) while the server holds DATA_DIR.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
+import type { Config } from '../config.js';
+import { openSiteDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createJobRunner } from '../jobs/job-runner.js';
 import { createImageStorage } from '../storage/storage.js';
@@ -23,11 +23,9 @@ function parseOptions(argv: string[]): { dryRun: boolean; graceMinutes?: number 
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 
-async function main(): Promise<number> {
-  const options = parseOptions(process.argv.slice(2));
-  const config = loadConfig();
+async function main(options: ReturnType<typeof parseOptions>, config: Config): Promise<number> {
   const graceMs = options.graceMinutes === undefined ? config.storageSweep.graceMs : options.graceMinutes * 60_000;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openSiteDatabase(config);
   try {
     await migrateToLatest(database.db);
     const log = stderrLogger();
@@ -71,4 +69,4 @@ async function main(): Promise<number> {
   }
 }
 
-runCli(main);
+runCli({ parse: parseOptions, run: main });

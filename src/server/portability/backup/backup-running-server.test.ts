@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ describe('npm run backup while the server runs on PGlite', () => {
     const { stdout, stderr } = await backup;
     expect(stderr).toMatch(/The server \(process \d+\) holds the database: asking it for the backup \(SIGUSR2\)\./);
     expect(stdout).toContain(`wrote ${out} (by the running server)`);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
     const archive = await openImportArchive(out);
     try {
       expect(archive.has('backup.json')).toBe(true);

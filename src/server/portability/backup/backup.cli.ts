@@ -5,13 +5,14 @@
  * `answerBackupSignal`) to write the backup, waits for it and moves it to `--out`; when the
  * server is stopped, it opens the database itself.
  */
-import { copyFile, readdir, rename, rm } from 'node:fs/promises';
+import { chmod, copyFile, readdir, rename, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../../config.js';
+import type { Config } from '../../config.js';
 import { DataDirInUseError, PGLITE_LOCK_FILE } from '../../db/data-dir-lock.js';
-import { openDatabase } from '../../db/database.js';
+import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
+import { openSiteDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
 import { UsageError, runCli } from '../../cli-support.js';
@@ -37,6 +38,7 @@ async function askRunningServer(config: Config, out: string): Promise<void> {
         await copyFile(from, out);
         await rm(from);
       }
+      await chmod(out, PRIVATE_FILE_MODE);
       return;
     }
     if (Date.now() > deadline) throw new BackupError(`The server wrote no backup into ${dir} within ${WAIT_MS / 60_000} minutes; see its log.`);
@@ -44,14 +46,17 @@ async function askRunningServer(config: Config, out: string): Promise<void> {
   }
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string' } }, strict: true });
+function parseOptions(argv: string[]) {
+  const { values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true });
   const out = path.resolve(values.out ?? `backup-${new Date().toISOString().replace(/[:.]/g, '-')}.zip`);
   if (!out.endsWith('.zip')) throw new UsageError(`--out must name a .zip file (got ${JSON.stringify(values.out)})`);
-  const config = loadConfig();
+  return { out };
+}
+
+async function main({ out }: { out: string }, config: Config): Promise<number> {
   let database;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    database = await openSiteDatabase(config);
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error;
     await askRunningServer(config, out);
@@ -68,4 +73,4 @@ async function main(): Promise<number> {
   }
 }
 
-runCli(main, [BackupError]);
+runCli({ parse: parseOptions, run: main, expected: [BackupError] });

@@ -1,18 +1,18 @@
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import yazl from 'yazl';
 import type { Config } from '../../config.js';
-import { openDatabase, type DatabaseHandle } from '../../db/database.js';
+import { openSiteDatabase, type DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import { isValidImageKey } from '../../storage/image-key.js';
 import { IMAGE_KEY_PREFIX, type ImageStorage } from '../../storage/storage.js';
 import { DEFAULT_ARCHIVE_LIMITS, ImportRefused, openImportArchive, readCapped } from '../import/import-archive.js';
+import { writePrivateZip } from '../private-zip.js';
 import { findPgTool, runPgTool } from './pg-tools.js';
 
 export const BACKUP_FORMAT = 'blogging-site-backup';
@@ -88,14 +88,7 @@ export async function writeBackup(deps: BackupDeps, outFile: string, now = new D
     }
     const manifest: BackupManifest = { format: BACKUP_FORMAT, version: 1, createdAt: now.toISOString(), database: deps.database.kind, migrations, images };
     zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2)), MANIFEST);
-    zip.end();
-    // Written beside its final name and renamed: a backup cut off half way never looks finished.
-    const partial = `${outFile}.partial`;
-    const out = createWriteStream(partial, { mode: PRIVATE_FILE_MODE });
-    zip.outputStream.pipe(out);
-    await once(out, 'close');
-    await rename(partial, outFile);
-    await chmod(outFile, PRIVATE_FILE_MODE);
+    await writePrivateZip(zip, outFile);
     return manifest;
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -129,9 +122,9 @@ export async function restoreBackup(config: Config, storage: ImageStorage, archi
       if (kind === 'pglite') {
         if (existsSync(path.join(config.dataDir, 'pglite', 'PG_VERSION'))) throw new BackupError(`${config.dataDir} already holds a database; restore only into an empty DATA_DIR.`);
         const dump = await readCapped(await archive.open(PGLITE_DUMP), PGLITE_DUMP);
-        database = await openDatabase({ dataDir: config.dataDir, loadDataDir: new Blob([new Uint8Array(dump)], { type: 'application/x-gzip' }) });
+        database = await openSiteDatabase(config, { loadDataDir: new Blob([new Uint8Array(dump)], { type: 'application/x-gzip' }) });
       } else {
-        database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+        database = await openSiteDatabase(config);
         const tables = await sql<{ count: string }>`select count(*) as count from information_schema.tables where table_schema = 'public'`.execute(database.db);
         if (Number(tables.rows[0]!.count) > 0) {
           await database.close();

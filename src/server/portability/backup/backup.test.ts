@@ -1,5 +1,5 @@
 // test-plan: PGlite only (PGlite's own dump and restore; backup.postgres.test.ts is pg_dump's)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,8 @@ describe('npm run backup / npm run restore', () => {
 
   it('backup → restore into a fresh DATA_DIR: the same rows (blogs, accounts, sessions, votes, comments) and image bytes', { timeout: 240_000 }, async () => {
     const manifest = await writeBackup({ config: source.t.config, database: source.t.database, storage: source.deps.storage }, backup);
+    // The whole database (sessions, reset tokens) and the auth secret: for the owner only.
+    expect(statSync(backup).mode & 0o777).toBe(0o600);
     expect(manifest).toMatchObject({ format: 'blogging-site-backup', database: 'pglite' });
     expect(manifest.migrations).toContain('2026-11-25-06-imports');
     // Two images, each with its variants and Open Graph crop.

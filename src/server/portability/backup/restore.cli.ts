@@ -4,19 +4,22 @@
  * Run it with the server stopped, then start the server.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config.js';
+import type { Config } from '../../config.js';
 import { createImageStorage } from '../../storage/storage.js';
 import { UsageError, runCli } from '../../cli-support.js';
 import { BackupError, restoreBackup } from './backup.service.js';
 
-async function main(): Promise<number> {
-  const { positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, strict: true });
+function parseOptions(argv: string[]) {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError('Usage: npm run restore -- <backup.zip>');
-  const config = loadConfig();
-  const manifest = await restoreBackup(config, createImageStorage(config), positionals[0]!);
+  return { backup: positionals[0]! };
+}
+
+async function main({ backup }: { backup: string }, config: Config): Promise<number> {
+  const manifest = await restoreBackup(config, createImageStorage(config), backup);
   console.log(`restored the ${manifest.database} database of ${manifest.createdAt} and ${manifest.images} image files into ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}`);
   if (process.env.AUTH_SECRET) console.log('AUTH_SECRET is set: sessions of the backup stay valid only if it is the secret the backed-up site used.');
   return 0;
 }
 
-runCli(main, [BackupError]);
+runCli({ parse: parseOptions, run: main, expected: [BackupError] });

@@ -5,19 +5,22 @@
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { loadConfig } from '../../config.js';
-import { openDatabase } from '../../db/database.js';
+import type { Config } from '../../config.js';
+import { openSiteDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
 import { UsageError, runCli } from '../../cli-support.js';
 import { writeSiteExport } from './site-export.service.js';
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string' } }, strict: true });
+function parseOptions(argv: string[]) {
+  const { values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true });
   const out = path.resolve(values.out ?? `blogging-site-export-${new Date().toISOString().slice(0, 10)}.zip`);
   if (!out.endsWith('.zip')) throw new UsageError(`--out must name a .zip file (got ${JSON.stringify(values.out)})`);
-  const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  return { out };
+}
+
+async function main({ out }: { out: string }, config: Config): Promise<number> {
+  const database = await openSiteDatabase(config);
   try {
     await migrateToLatest(database.db);
     const summary = await writeSiteExport({ db: database.db, storage: createImageStorage(config) }, out);
@@ -29,4 +32,4 @@ async function main(): Promise<number> {
   }
 }
 
-runCli(main);
+runCli({ parse: parseOptions, run: main });

@@ -15,9 +15,10 @@ describe("GET /api/account/my-data.zip ('Download my data')", () => {
   const site = useImportSite();
   const tmp = useTempDir('my-data-');
 
-  it('answers 401 signed out', async () => {
+  it('answers 401 signed out, kept by no cache either', async () => {
     const response = await site.t.app.inject({ method: 'GET', url: '/api/account/my-data.zip' });
     expect(response.statusCode).toBe(401);
+    expect(response.headers['cache-control']).toBe('private, no-store');
   });
 
   it("gives the reader their own blogs (Markdown, front matter), images, comments and votes, nobody else's", async () => {
@@ -37,6 +38,8 @@ describe("GET /api/account/my-data.zip ('Download my data')", () => {
     const response = await site.t.app.inject({ method: 'GET', url: '/api/account/my-data.zip', headers: { cookie: ada.cookie } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/zip');
+    // The reader's drafts and e-mail: no cache on the way may keep it.
+    expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="my-data-\d{4}-\d\d-\d\d\.zip"$/);
     const file = path.join(tmp.dir, 'mine.zip');
     writeFileSync(file, response.rawPayload);

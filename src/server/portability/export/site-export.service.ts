@@ -7,9 +7,11 @@ import { once } from 'node:events';
 import type { Kysely } from 'kysely';
 import yazl from 'yazl';
 import type { Database } from '../../db/schema.js';
+import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import type { ImageStorage } from '../../storage/storage.js';
 import { selectBlogAuthors, selectBlogBatch, selectCommentBatch, selectInlineImageKeys } from './site-export.repository.js';
 import { slugify } from '../../../shared/slug.js';
+import { writePrivateZip } from '../private-zip.js';
 
 export interface ExportDeps {
   db: Kysely<Database>;
@@ -63,10 +65,8 @@ export async function writeSiteExport(deps: ExportDeps, outFile: string, now = n
         );
       });
     }
-    zip.end();
-    const out = createWriteStream(outFile);
-    zip.outputStream.pipe(out);
-    await once(out, 'close');
+    // Drafts and the authors' e-mails are inside: for the owner only, as backups are.
+    await writePrivateZip(zip, outFile);
     summary.images = imageKeys.length - summary.missingImages.length;
     return summary;
   } finally {
@@ -80,7 +80,7 @@ function ghostImageUrls(text: string, storage: ImageStorage): string {
 }
 
 async function writeGhostJson(deps: ExportDeps, file: string, now: Date) {
-  const out = createWriteStream(file);
+  const out = createWriteStream(file, { mode: PRIVATE_FILE_MODE });
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };

@@ -1,3 +1,4 @@
+import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,8 +66,11 @@ describe('npm run export: a zip Ghost imports, and ours too', () => {
   });
   afterAll(() => target?.close());
 
-  it('writes the Ghost JSON (posts as HTML, a Markdown copy, users, tags, comments) and the images', async () => {
+  it('writes the Ghost JSON (posts as HTML, a Markdown copy, users, tags, comments) and the images, for the owner only', async () => {
+    // Over a file anyone could read: the export still ends readable by its owner alone (drafts and e-mails are inside).
+    writeFileSync(zip, 'an old export', { mode: 0o644 });
     const summary = await writeSiteExport(source.deps, zip);
+    expect(statSync(zip).mode & 0o777).toBe(0o600);
     expect(summary).toEqual({ posts: 3, users: 2, tags: 3, comments: 3, images: 2, missingImages: [] });
     const archive = await openImportArchive(zip);
     try {

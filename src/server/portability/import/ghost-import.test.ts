@@ -5,6 +5,11 @@ import { runImport } from './import.service.js';
 import { FIXTURES, folderEntries, useImportSite, useTempDir, writeZip } from '../../testing/import-test-support.js';
 
 const GHOST_JSON = path.join(FIXTURES, 'ghost-site/ghost-export.json');
+/** A real Ghost 4.1 export (tests/fixtures/README.md): its owner test@ghost.org (role Owner) wrote nothing; ghost-author@example.com (Contributor) wrote all 11 rows. */
+const GHOST_41 = path.resolve(import.meta.dirname, '../../../../tests/fixtures/public/ghost-4.1-export.json');
+const FIRST_41_POST = '605ac141a2d5a6aa9e101ebd';
+
+type GhostFile = { db: [{ data: Record<string, Array<Record<string, unknown>>> }] };
 
 describe('import of a Ghost export', () => {
   const site = useImportSite({ each: true });
@@ -96,5 +101,88 @@ describe('import of a Ghost export', () => {
     writeFileSync(other, JSON.stringify({ db: [{ data: { posts: 'none' } }] }));
     await expect(runImport(site.deps, other)).rejects.toThrow(/not a Ghost export: .*posts/);
     expect(await blogs()).toEqual([]);
+  });
+
+  /** The Ghost 4.1 export with `change` applied to its tables, written to a file of the test's own. */
+  const variant = (name: string, change: (data: GhostFile['db'][0]['data']) => void) => {
+    const file = JSON.parse(readFileSync(GHOST_41, 'utf8')) as GhostFile;
+    change(file.db[0].data);
+    const out = path.join(tmp.dir, name);
+    writeFileSync(out, JSON.stringify(file));
+    return out;
+  };
+  /** Ghost 4 still wrote the old `author_id` column beside `posts_authors`; Ghost 5 exports have neither for such a post. */
+  const withoutAuthor = (data: GhostFile['db'][0]['data']) => {
+    data.posts_authors = data.posts_authors!.filter((row) => row.post_id !== FIRST_41_POST);
+    delete data.posts!.find((post) => post.id === FIRST_41_POST)!.author_id;
+  };
+  const authorOfFirst = async () =>
+    (await site.deps.db.selectFrom('blogs').innerJoin('imported_items', 'imported_items.blog_id', 'blogs.id').innerJoin('user', 'user.id', 'blogs.user_id').select('user.email').where('imported_items.source_id', '=', FIRST_41_POST).executeTakeFirstOrThrow()).email;
+
+  it("gives a post whose export names no author to the export's Owner, and the report says so", async () => {
+    const report = await runImport(site.deps, variant('no-author.json', withoutAuthor));
+    expect(report.posts).toEqual({ imported: 7, unchanged: 0, failed: 0, skipped: 4 });
+    expect(report.notes).toEqual([{ post: '"Setting up apps and custom integrations"', note: "given to test@ghost.org (the export's Owner): the export names no author for it" }]);
+    expect(await authorOfFirst()).toBe('test@ghost.org');
+  });
+
+  it('else to its first Administrator; an author who is not among its users counts as none', async () => {
+    const file = variant('no-owner.json', (data) => {
+      const administrator = data.roles!.find((role) => role.name === 'Administrator')!.id;
+      data.roles_users = [...data.roles_users!.filter((row) => row.user_id !== '1'), { id: 'x', role_id: administrator, user_id: '5951f5fca366002ebd5dbef7' }];
+      data.posts_authors = data.posts_authors!.map((row) => (row.post_id === FIRST_41_POST ? { ...row, author_id: 'gone' } : row));
+    });
+    const report = await runImport(site.deps, file);
+    expect(report.notes).toEqual([
+      { post: '"Setting up apps and custom integrations"', note: "given to ghost-author@example.com (the export's first Administrator): its author gone is not among the export's users" },
+    ]);
+    expect(await authorOfFirst()).toBe('ghost-author@example.com');
+  });
+
+  it('names the post it cannot give to anyone, and --owner takes it', async () => {
+    const file = variant('nobody.json', (data) => {
+      withoutAuthor(data);
+      data.roles_users = data.roles_users!.filter((row) => row.user_id !== '1');
+    });
+    const dry = await runImport(site.deps, file, { dryRun: true });
+    expect(dry.problems).toEqual([
+      {
+        post: '"Setting up apps and custom integrations" (id 605ac141a2d5a6aa9e101ebd)',
+        field: 'author',
+        message: 'the export names no author for it, and it has no Owner, Administrator or user to give it to: import with --owner <e-mail>',
+      },
+    ]);
+    const report = await runImport(site.deps, file, { owner: { email: 'me@new.example', name: 'Me' }, ownerNote: 'the moderator who imported it' });
+    expect(report.posts.failed).toBe(0);
+    expect(report.notes[0]!.note).toBe('given to me@new.example (the moderator who imported it): the export names no author for it');
+  });
+
+  it('renders a post Ghost 5 exported as Lexical alone (html null), its images stored from the archive', async () => {
+    const file = JSON.parse(readFileSync(GHOST_JSON, 'utf8')) as GhostFile;
+    const walk = file.db[0].data.posts!.find((post) => post.title === 'A walk round the harbour')!;
+    const t = (text: string, format = 0) => ({ detail: 0, format, mode: 'normal', style: '', text, type: 'extended-text', version: 1 });
+    walk.html = null;
+    walk.lexical = JSON.stringify({
+      root: {
+        type: 'root',
+        version: 1,
+        children: [
+          { type: 'paragraph', version: 1, children: [t('The tide was '), t('out', 2), t('.')] },
+          { type: 'image', version: 1, src: '__GHOST_URL__/content/images/2024/05/harbour.jpg', alt: 'The harbour at low tide', caption: '', title: '' },
+          { type: 'extended-heading', tag: 'h2', version: 1, children: [t('The lighthouse')] },
+          { type: 'list', listType: 'bullet', tag: 'ul', version: 1, children: [{ type: 'listitem', version: 1, children: [t('Start at the slipway')] }] },
+          { type: 'signup', version: 1, header: 'Sign up for more walks', buttonText: 'Subscribe' },
+        ],
+      },
+    });
+    const entries = await folderEntries(path.join(FIXTURES, 'ghost-site'));
+    entries['ghost-export.json'] = Buffer.from(JSON.stringify(file));
+    const zip = path.join(tmp.dir, 'lexical.ghost.zip');
+    await writeZip(zip, entries);
+    const report = await runImport(site.deps, zip);
+    expect(report.notes).toEqual([{ post: '"A walk round the harbour"', note: 'Lexical cards this site does not know kept as their text: signup' }]);
+    const row = (await blogs()).find((each) => each.title === 'A walk round the harbour')!;
+    expect(row.body).toMatch(/^The tide was \*out\*\.\n\n!\[The harbour at low tide\]\(\/uploads\/blogs\/harbour-import-[^)]+\.webp\)\n\n## The lighthouse\n\n- {1,3}Start at the slipway\n\nSign up for more walks\n\nSubscribe$/);
+    expect(row.html).toContain('<h3>The lighthouse</h3>');
   });
 });

@@ -16,7 +16,7 @@ export interface ImportUpload {
   /** The name the moderator's file had, for messages (never a path of ours). */
   fileName: string;
   dryRun: boolean;
-  /** Markdown files that name no author become this person's (the moderator). */
+  /** Markdown files that name no author, and Ghost posts whose export names none, become this person's (the moderator). */
   owner: ImportedPerson;
 }
 
@@ -62,6 +62,7 @@ export function createImportJobs(deps: ImportDeps & { background: BackgroundTask
           const report: ImportReport = await runImport(deps, upload.file, {
             dryRun: upload.dryRun,
             owner: upload.owner,
+            ownerNote: 'the moderator who imported it',
             onProgress: (progress) => {
               job.progress = progress;
             },

@@ -14,6 +14,8 @@ export function formatImportReport(report: ImportReport): string {
   if (report.images.missing.length) lines.push(`  images not in the archive, left as links (${report.images.missing.length}):${list(report.images.missing)}`);
   if (report.images.failed.length) lines.push(`  images that could not be read (${report.images.failed.length}):${list(report.images.failed)}`);
   if (report.keptPrivate.length) lines.push(`  posts ${report.dryRun ? 'to keep' : 'kept'} as drafts, as they were for members only (${report.keptPrivate.length}):${list(report.keptPrivate.map((p) => `${p.post}: ${p.reason}`))}`);
+  if (report.notes.length) lines.push(`  posts ${report.dryRun ? 'to change' : 'changed'} on the way (${report.notes.length}):${list(report.notes.map((n) => `${n.post}: ${n.note}`))}`);
+  if (report.repairs.length) lines.push(`  lines of the file repaired to read it, as it is not well-formed XML (${report.repairs.length}):${list(report.repairs)}`);
   if (report.problems.length) lines.push(`  posts not imported (${report.problems.length}):${list(report.problems.map((p) => `${p.post}: ${p.field}: ${p.message}`))}`);
   return lines.join('\n');
 }

@@ -2,14 +2,15 @@
  * `npm run import -- <file|folder|zip> [--dry-run] [--owner <e-mail>] [--source-url <url>]`:
  * imports a Ghost export (JSON, or its zip with `content/images`), a WordPress export (WXR
  * `.xml`, or a zip with `wp-content/uploads`), or a folder or zip of Markdown files. Prints one
- * line per post, then the report. Exit 0 when every post was imported (or had been before), 1 when
- * the file was refused (nothing written) or some posts failed (the rest were written).
+ * line per post, then the report. Exit 0 when every post was imported (or had been before) or
+ * skipped for a reason the report gives (pages, attachments, other types); 1 when the file was
+ * refused (nothing written) or some posts could not be imported (the rest were written).
  * With PGlite the server must be stopped first (one process owns DATA_DIR); use the /import page
  * while it runs.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config.js';
-import { openDatabase } from '../../db/database.js';
+import type { Config } from '../../config.js';
+import { openSiteDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createImageStorage } from '../../storage/storage.js';
 import { stderrLogger, UsageError, runCli } from '../../cli-support.js';
@@ -36,10 +37,10 @@ function parseOptions(argv: string[]) {
   return { file: positionals[0]!, dryRun: values['dry-run'] ?? false, owner, sourceUrl: values['source-url'] };
 }
 
-async function main(): Promise<number> {
-  const options = parseOptions(process.argv.slice(2));
-  const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+type ImportCliOptions = ReturnType<typeof parseOptions>;
+
+async function main(options: ImportCliOptions, config: Config): Promise<number> {
+  const database = await openSiteDatabase(config);
   try {
     await migrateToLatest(database.db);
     const report = await runImport({ db: database.db, storage: createImageStorage(config), log: stderrLogger() }, options.file, {
@@ -53,4 +54,4 @@ async function main(): Promise<number> {
   }
 }
 
-runCli(main, [ImportRefused]);
+runCli({ parse: parseOptions, run: main, expected: [ImportRefused] });

@@ -12,7 +12,7 @@ import { inlineImageKeysOf } from '../../core/inline-images.js';
 import { newImageKey, type ImageStorage } from '../../storage/storage.js';
 import { findGhostJson, openGhostReader } from './ghost-reader.js';
 import { DEFAULT_ARCHIVE_LIMITS, ImportRefused, openImportArchive, type ArchiveLimits, type ImportArchive } from './import-archive.js';
-import type { ImportedComment, ImportedPerson, ImportedPost, ImportReader, PostProblem, SkippedItem } from './imported-post.js';
+import type { ImportedComment, ImportedPerson, ImportedPost, ImportReader, OwnerOption, PostProblem, SkippedItem } from './imported-post.js';
 import {
   findAccountIds,
   findImportedComments,
@@ -32,10 +32,9 @@ export interface ImportDeps {
   log: FastifyBaseLogger;
 }
 
-export interface ImportOptions {
+/** `owner`: Markdown files whose front matter names no author, and Ghost and WordPress posts whose export names none, are this person's. */
+export interface ImportOptions extends OwnerOption {
   dryRun?: boolean;
-  /** Markdown files whose front matter names no author are this person's. */
-  owner?: ImportedPerson;
   /** The old site's address, for Ghost's `__GHOST_URL__` in links. */
   sourceUrl?: string;
   limits?: ArchiveLimits;
@@ -58,6 +57,10 @@ export interface ImportReport {
   skipped: SkippedItem[];
   /** Posts published in their source for members only, imported as drafts (this site has no members). */
   keptPrivate: Array<{ post: string; reason: string }>;
+  /** What was done to a post that its reader must know: given to another author, a card kept as text. */
+  notes: Array<{ post: string; note: string }>;
+  /** Lines of the file repaired so it could be read (WordPress XML that is not well-formed). */
+  repairs: string[];
 }
 
 /** An image in Markdown: `![alt](url "title")` (turndown writes them so; hand-written ones mostly are). */
@@ -67,19 +70,23 @@ const IMAGE_MAX_BYTES = 25 * 1024 * 1024;
 /**
  * Imports one export (a file, a folder or a zip). The file is read through once first, writing
  * nothing: a malformed file, a zip bomb, a path leaving the archive or an XML entity is refused
- * then (`ImportRefused`), before anything is written. Then, unless dry, it is read again and each
- * post is written in a transaction of its own with its author's account, its tags, images and
- * comments, and a record of its source id, so a second run finds it and changes nothing. A post
- * that cannot be imported is named with its field in the report; the others go on.
+ * then (`ImportRefused`), before anything is written. A dry run converts and checks each post on
+ * that pass, as the import would; an import only counts them then (for its progress), and on a
+ * second pass writes each post in a transaction of its own with its author's account, its tags,
+ * images and comments, and a record of its source id, so a second run finds it and changes
+ * nothing. A post that cannot be imported is named with its field in the report; the others go on.
  */
 export async function runImport(deps: ImportDeps, file: string, options: ImportOptions = {}): Promise<ImportReport> {
   const archive = await openImportArchive(file, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
   try {
     const reader = await readerFor(archive, options);
-    const dry = await importAll(deps, archive, reader, { ...options, dryRun: true, onLine: options.dryRun ? options.onLine : undefined, onProgress: undefined });
-    if (options.dryRun) return dry;
-    const total = dry.posts.imported + dry.posts.unchanged + dry.posts.failed;
-    return await importAll(deps, archive, reader, { ...options, total });
+    try {
+      if (options.dryRun) return await importAll(deps, archive, reader, { ...options, onProgress: undefined });
+      const total = await countPosts(reader);
+      return await importAll(deps, archive, reader, { ...options, total });
+    } finally {
+      await reader.close?.();
+    }
   } finally {
     archive.close();
   }
@@ -88,15 +95,22 @@ export async function runImport(deps: ImportDeps, file: string, options: ImportO
 async function readerFor(archive: ImportArchive, options: ImportOptions): Promise<ImportReader> {
   const lower = archive.label.toLowerCase();
   if (archive.names.length === 1 && lower.endsWith('.json')) return openGhostReader(archive, archive.names[0]!, options);
-  if (archive.names.length === 1 && lower.endsWith('.xml')) return openWxrReader(archive, archive.names[0]!);
+  if (archive.names.length === 1 && lower.endsWith('.xml')) return openWxrReader(archive, archive.names[0]!, options);
   const xml = findWxr(archive);
-  if (xml) return openWxrReader(archive, xml);
+  if (xml) return openWxrReader(archive, xml, options);
   const json = findGhostJson(archive);
   if (json) return openGhostReader(archive, json, options);
   if (archive.names.some(isMarkdownName)) return openMarkdownReader(archive, options);
   throw new ImportRefused(
     `${path.basename(archive.label)}: no Ghost export (.json), WordPress export (.xml) or Markdown files (.md) found; nothing was imported.`,
   );
+}
+
+/** The posts an import will write or name (not the items it skips), read through without converting them. */
+async function countPosts(reader: ImportReader): Promise<number> {
+  let total = 0;
+  for await (const item of reader.posts({ bodies: false })) if (!('skipped' in item)) total += 1;
+  return total;
 }
 
 async function importAll(
@@ -116,6 +130,8 @@ async function importAll(
     images: { stored: 0, remote: [], missing: [], failed: [] },
     problems: [],
     keptPrivate: [],
+    notes: [],
+    repairs: [],
     skipped: [],
   };
   const line = options.onLine ?? (() => undefined);
@@ -139,6 +155,7 @@ async function importAll(
     if (options.total !== undefined) options.onProgress?.({ done, total: options.total });
   }
   report.source = reader.source;
+  report.repairs = [...(reader.repairs?.() ?? [])];
   return report;
 }
 
@@ -187,6 +204,7 @@ async function importPost(deps: ImportDeps, archive: ImportArchive, reader: Impo
       ctx.report.images.stored += images.count;
       ctx.report.comments.skipped += post.skippedComments.length;
       if (post.keptPrivate) ctx.report.keptPrivate.push({ post: label, reason: post.keptPrivate });
+      noteAll(ctx.report, label, post);
       ctx.line(`would import\t${label} (${post.status}${post.createdAt ? `, ${post.createdAt.toISOString()}` : ''}) by ${post.author.email}; ${post.tags.length} tags, ${images.count} images, ${post.comments.length} comments`);
       await noteAccounts(deps, ctx, [post.author, ...post.comments.map((c) => c.author)]);
       return undefined;
@@ -204,6 +222,7 @@ async function importPost(deps: ImportDeps, archive: ImportArchive, reader: Impo
     ctx.report.posts.imported += 1;
     ctx.report.images.stored += images.stored.length;
     if (post.keptPrivate) ctx.report.keptPrivate.push({ post: label, reason: post.keptPrivate });
+    noteAll(ctx.report, label, post);
     ctx.line(`imported\t${label} (${post.status}${post.keptPrivate ? `: ${post.keptPrivate}` : ''}) by ${post.author.email}`);
     await importComments(deps, reader, blogId, post.comments, ctx);
     ctx.report.comments.skipped += post.skippedComments.length;
@@ -215,6 +234,10 @@ async function importPost(deps: ImportDeps, archive: ImportArchive, reader: Impo
     deps.log.error({ err: error, post: post.sourceId }, 'import: a post could not be written');
     return problem('database', (error as Error).message);
   }
+}
+
+function noteAll(report: ImportReport, label: string, post: ImportedPost) {
+  for (const note of post.notes ?? []) report.notes.push({ post: label, note });
 }
 
 /** Images the archive holds are stored through the upload pipeline; others stay links and are listed. */

@@ -39,6 +39,8 @@ export interface ImportedPost {
   skippedComments: string[];
   /** Why the post is kept a draft although its source published it (it was for members only). */
   keptPrivate?: string;
+  /** What the reader did that the report must say (given to another author, a card kept as text). */
+  notes?: string[];
 }
 
 /** A post the reader could not make sense of: skipped, and named in the report with the field at fault. */
@@ -63,11 +65,19 @@ export interface ImportReader {
   format: 'ghost' | 'wordpress' | 'markdown';
   /** Names the export (its format and, where it says, its site); with `sourceId`, a post's identity. */
   source: string;
-  /** The posts, one at a time, in the export's order; a malformed file throws `ImportRefused`. */
-  posts(): AsyncIterable<ReadItem>;
+  /**
+   * The posts, one at a time, in the export's order; a malformed file throws `ImportRefused`.
+   * With `bodies: false` their texts (and comments' texts) are left empty: a pass that only
+   * counts the posts and checks the file saves converting each from HTML.
+   */
+  posts(options?: { bodies?: boolean }): AsyncIterable<ReadItem>;
   resolveImage: ImageResolver;
   /** Replaces placeholders of the old site's address in a post's links (Ghost's `__GHOST_URL__`). */
   fixLinks?(markdown: string): string;
+  /** What the reader had to repair in the file to read it (WordPress XML that is not well-formed), one entry per line; read after `posts()`. */
+  repairs?(): readonly string[];
+  /** Frees what the reader keeps between its passes (temporary files). */
+  close?(): Promise<void>;
 }
 
 export class PostError extends Error {
@@ -77,6 +87,44 @@ export class PostError extends Error {
   ) {
     super(message);
   }
+}
+
+/** An export's person, or why it cannot be one (kept, to be reported with the post that needs it). */
+export function personOrError(email: unknown, name: unknown, field: string): ImportedPerson | PostError {
+  try {
+    return personOf(email, name, field);
+  } catch (error) {
+    if (error instanceof PostError) return error;
+    throw error;
+  }
+}
+
+/** Whom a post goes to when its export names no author of its own, and why them: the report says both. */
+export interface FallbackAuthor {
+  person: ImportedPerson | PostError;
+  why: string;
+}
+
+/** `--owner` (on the /import page, the moderator), the first choice of every reader for a post without an author. */
+export interface OwnerOption {
+  owner?: ImportedPerson;
+  /** How the report names `owner` (default `--owner`). */
+  ownerNote?: string;
+}
+
+export function ownerFallback(options: OwnerOption): FallbackAuthor | undefined {
+  return options.owner ? { person: options.owner, why: options.ownerNote ?? '--owner' } : undefined;
+}
+
+/**
+ * The author of a post whose export does not name one (`missing` says how): `fallback`, with a
+ * note for the report; with none, the post is not imported, its `field` named and `nobody` said.
+ */
+export function givenToFallback(fallback: FallbackAuthor | undefined, missing: string, problem: { field: string; nobody: string }, notes: string[]): ImportedPerson {
+  if (!fallback) throw new PostError(problem.field, `${missing}, and ${problem.nobody} to give it to: import with --owner <e-mail>`);
+  if (fallback.person instanceof PostError) throw fallback.person;
+  notes.push(`given to ${fallback.person.email} (${fallback.why}): ${missing}`);
+  return fallback.person;
 }
 
 /** A date from an export, or a PostError naming the field. */

@@ -22,21 +22,24 @@ describe("import of WordPress's own theme unit test data (themeunittestdata.word
 
   // Counted from the file with Python's ElementTree, not with our reader: <item>s by
   // wp:post_type and wp:status give 49 published posts, 1 draft, 1 future, 21 pages,
-  // 38 attachments and 70 nav_menu_items. Three published posts cannot be imported:
+  // 38 attachments and 70 nav_menu_items. Two published posts cannot be imported:
   // 1169 has an empty <title> ('Add a title!'), 1170 "Edge Case: No Content" has none
-  // ('Add some content!'), and 1730 names its author "&gt;themereviewteam" (a stray '>'
-  // in the public file) which no <wp:author> has.
-  it('imports the 48 posts it can and names the 3 it cannot with their field', async () => {
+  // ('Add some content!'). 1730 names its author "&gt;themereviewteam" (a stray '>' in the
+  // public file), which no <wp:author> has: it goes to the first <wp:author> (the file gives
+  // no wp:author_id), themedemos, and the report says so.
+  it('imports the 49 posts it can, the one without a listed author given to the first author, and names the 2 it cannot with their field', async () => {
     expect(report.format).toBe('wordpress');
     expect(report.source).toBe('wordpress:https://wpthemetestdata.wordpress.com');
-    expect(report.posts).toEqual({ imported: 48, unchanged: 0, failed: 3, skipped: 21 + 38 + 70 });
+    expect(report.posts).toEqual({ imported: 49, unchanged: 0, failed: 2, skipped: 21 + 38 + 70 });
     expect(report.problems.map((p) => [p.post, p.field])).toEqual([
       ['(untitled) (wordpress id 1169)', 'title'],
       ['"Edge Case: No Content" (wordpress id 1170)', 'content'],
-      ['"Block category: Common" (wp:post_id 1730)', 'dc:creator'],
     ]);
-    // 46 published, and the draft and the future post as drafts.
-    expect(await count('blogs', 'published')).toBe(46);
+    expect(report.notes).toEqual([
+      { post: '"Block category: Common"', note: 'given to themeshaperwp+demos@gmail.com (the export\'s first author): its author ">themereviewteam" is not among the export\'s <wp:author>s' },
+    ]);
+    // 47 published, and the draft and the future post as drafts.
+    expect(await count('blogs', 'published')).toBe(47);
     expect(await count('blogs', 'draft')).toBe(2);
   });
 
@@ -75,10 +78,10 @@ describe("import of WordPress's own theme unit test data (themeunittestdata.word
 
   it('changes nothing when run again', async () => {
     const again = await runImport(site.deps, path.join(PUBLIC, 'themeunittestdata.wordpress.xml'));
-    expect(again.posts).toEqual({ imported: 0, unchanged: 48, failed: 3, skipped: 129 });
+    expect(again.posts).toEqual({ imported: 0, unchanged: 49, failed: 2, skipped: 129 });
     expect(again.comments).toMatchObject({ imported: 0, unchanged: 21 });
     expect(await count('comments')).toBe(21);
-    expect(await count('blogs', 'published')).toBe(46);
+    expect(await count('blogs', 'published')).toBe(47);
   });
 });
 
@@ -136,5 +139,66 @@ describe('import of a real Ghost 4.1 export (the one Ghost keeps among its test 
   it('changes nothing when run again', async () => {
     const again = await runImport(site.deps, path.join(PUBLIC, 'ghost-4.1-export.json'));
     expect(again.posts).toEqual({ imported: 0, unchanged: 7, failed: 0, skipped: 4 });
+  });
+});
+
+describe("import of a Ghost export from Ghost's migration tools (TryGhost/migrate): a Lexical-only post with no author", () => {
+  const site = useImportSite({ each: true });
+  const file = path.join(PUBLIC, 'tryghost-migrate-ghost-lexical.json');
+  const authors = () =>
+    site.deps.db.selectFrom('blogs').innerJoin('user', 'user.id', 'blogs.user_id').select(['blogs.title', 'blogs.body', 'blogs.tags', 'user.email']).orderBy('blogs.created_at').execute();
+
+  // Counted from the file with Python's json module: db[0].data.posts has 3 rows, all type
+  // "post", status "published"; "Post 3 - Lexical" has html null, a lexical document holding
+  // one image card (src https://example.com/images/lexical-image.jpg), and no row in
+  // posts_authors (which names alice@example.com for Post 1 and bob@example.com for Post 2);
+  // the export has no roles or roles_users; posts_tags gives Post 1 "News" and Post 2 "Technology".
+  it('imports all 3 posts, the authorless one given to the export\'s first user (it names no roles), its Lexical rendered, and says so', async () => {
+    const report = await runImport(site.deps, file);
+    expect(report.posts).toEqual({ imported: 3, unchanged: 0, failed: 0, skipped: 0 });
+    expect(report.problems).toEqual([]);
+    expect(report.notes).toEqual([
+      { post: '"Post 3 - Lexical"', note: "given to alice@example.com (the export's first user; it names no Owner or Administrator): the export names no author for it" },
+    ]);
+    expect((await authors()).map((b) => [b.title, b.email, b.tags])).toEqual([
+      ['Post 1', 'alice@example.com', ['news']],
+      ['Post 2', 'bob@example.com', ['technology']],
+      ['Post 3 - Lexical', 'alice@example.com', []],
+    ]);
+    const lexical = (await authors())[2]!;
+    expect(lexical.body).toBe('![](https://example.com/images/lexical-image.jpg)');
+    expect(report.images.remote).toContain('https://example.com/images/lexical-image.jpg');
+  });
+
+  it('gives the authorless post to --owner when given', async () => {
+    const report = await runImport(site.deps, file, { owner: { email: 'owner@new-site.example', name: 'Owner' } });
+    expect(report.posts.failed).toBe(0);
+    expect(report.notes).toEqual([{ post: '"Post 3 - Lexical"', note: 'given to owner@new-site.example (--owner): the export names no author for it' }]);
+    expect((await authors()).map((b) => b.email)).toEqual(['alice@example.com', 'bob@example.com', 'owner@new-site.example']);
+  });
+});
+
+describe("import of a WordPress export from Ghost's migration tools (TryGhost/migrate): not well-formed XML (bare \"&\")", () => {
+  const site = useImportSite();
+  let report: ImportReport;
+  beforeAll(async () => {
+    report = await runImport(site.deps, path.join(PUBLIC, 'tryghost-migrate-wp-sample.xml'));
+  });
+
+  // Counted from the file by hand (it is 130 lines): 6 <item>s, wp:post_type post (ids 204
+  // draft, 4 and 14 publish), customcpt (15), attachment (5) and page (135); two <wp:author>s;
+  // lines 109 and 110 each hold five "&" that start no reference.
+  it('imports its 3 posts, skips the custom type, the attachment and the page, and names the 2 lines it repaired', async () => {
+    expect(report.source).toBe('wordpress:https://example.com');
+    expect(report.posts).toEqual({ imported: 3, unchanged: 0, failed: 0, skipped: 3 });
+    expect(report.skipped.map((item) => item.reason)).toEqual(['a WordPress customcpt, not a post', 'a WordPress attachment, not a post', 'a WordPress page, not a post']);
+    expect(report.repairs).toEqual(['line 109: a bare "&" escaped (5 times)', 'line 110: a bare "&" escaped (5 times)']);
+    expect([...report.accountsCreated].sort()).toEqual(['harry@example.com', 'hermione@example.com']);
+    const blogs = await site.deps.db.selectFrom('blogs').select(['title', 'status', 'tags']).orderBy('created_at').execute();
+    expect(blogs).toEqual([
+      { title: 'Another Post', status: 'published', tags: ['company-news', 'has-images', 'programming'] },
+      { title: 'Basic Post', status: 'published', tags: ['company-news', 'has-images', 'programming'] },
+      { title: 'Draft Post', status: 'draft', tags: ['company-news', 'programming'] },
+    ]);
   });
 });

@@ -1,8 +1,25 @@
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { ImportRefused, type ImportArchive } from './import-archive.js';
-import { parseDate, personOf, PostError, tagsOf, type ImportedComment, type ImportedPerson, type ImportReader, type ReadItem } from './imported-post.js';
+import {
+  givenToFallback,
+  ownerFallback,
+  parseDate,
+  personOf,
+  personOrError,
+  PostError,
+  tagsOf,
+  type FallbackAuthor,
+  type ImportedComment,
+  type ImportedPerson,
+  type ImportReader,
+  type OwnerOption,
+  type ReadItem,
+} from './imported-post.js';
+import { MAX_TEXT_BYTES, MAX_TEXT_LABEL } from './text-cap.js';
+import { XmlRepair } from './xml-repair.js';
 
 /** The one WordPress export (`.xml`) of an archive. */
 export function findWxr(archive: ImportArchive): string | undefined {
@@ -21,20 +38,30 @@ interface Element {
  * A WordPress WXR file, read as a stream by saxes (a SAX parser that never expands entities
  * from a DTD and never fetches anything): an `<item>` is handed on as soon as it closes, so
  * the file is never held whole. Any `<!DOCTYPE>` is refused outright: WXR has none, and it
- * is how entity bombs (billion laughs) and external entities (XXE) arrive.
+ * is how entity bombs (billion laughs) and external entities (XXE) arrive. What makes a real
+ * export not well-formed (a bare `&`, an HTML entity, a control character) is repaired on the
+ * way in (`XmlRepair`), and the report names each line repaired.
+ *
+ * A post whose `<dc:creator>` is no `<wp:author>` of the export goes to `--owner` (the /import
+ * page's moderator), else to the export's first author by `<wp:author_id>`: WXR says nothing of
+ * roles, and WordPress's first user is the administrator who installed the site.
  */
-export function openWxrReader(archive: ImportArchive, xmlName: string): ImportReader {
+export function openWxrReader(archive: ImportArchive, xmlName: string, options: OwnerOption = {}): ImportReader {
   let site = 'export';
+  let repair: XmlRepair | undefined;
   const xmlDir = path.posix.dirname(xmlName) === '.' ? '' : `${path.posix.dirname(xmlName)}/`;
   return {
     format: 'wordpress',
     get source() {
       return `wordpress:${site}`;
     },
-    posts: () =>
-      wxrItems(archive, xmlName, (link) => {
+    posts: (read) => {
+      repair = new XmlRepair();
+      return wxrItems(archive, xmlName, { repair, bodies: read?.bodies !== false, owner: ownerFallback(options) }, (link) => {
         site = link;
-      }),
+      });
+    },
+    repairs: () => repair?.repairs() ?? [],
     resolveImage: (url) => {
       const match = /(?:^|\/)(wp-content\/uploads\/[^?#]+)/.exec(url);
       if (!match) return undefined;
@@ -46,9 +73,24 @@ export function openWxrReader(archive: ImportArchive, xmlName: string): ImportRe
   };
 }
 
-async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link: string) => void): AsyncIterable<ReadItem> {
+interface WxrPass {
+  repair: XmlRepair;
+  /** False: posts without their texts (a pass that only counts). */
+  bodies: boolean;
+  /** `--owner`, if given: before the export's first author for a post whose author it does not list. */
+  owner: FallbackAuthor | undefined;
+}
+
+/** The `<wp:author>`s of the export, by login, and the first by `<wp:author_id>`. */
+interface WxrAuthors {
+  byLogin: Map<string, ImportedPerson | PostError>;
+  first?: { id: number; author: FallbackAuthor };
+}
+
+async function* wxrItems(archive: ImportArchive, xmlName: string, pass: WxrPass, onSite: (link: string) => void): AsyncIterable<ReadItem> {
+  const { repair } = pass;
   const parser = new SaxesParser({ xmlns: false, position: true });
-  const authors = new Map<string, ImportedPerson | PostError>();
+  const authors: WxrAuthors = { byLogin: new Map() };
   const ready: ReadItem[] = [];
   const stack: string[] = [];
   let text = '';
@@ -57,6 +99,15 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link:
   let author: Map<string, string> | undefined;
   let sawRss = false;
   let failure: Error | undefined;
+  // saxes gathers a text, a CDATA section or a tag whole before it hands it on: where it has
+  // handed nothing on for longer than any text may be, the file is refused before it grows more.
+  let lastSeen = 0;
+  // What a hostile file could make the reader hold: one text, and all an item's texts together
+  // (counted in characters, up to 3 bytes each in UTF-8: still far below a machine's memory).
+  let itemChars = 0;
+  const seen = () => {
+    lastSeen = parser.position;
+  };
   const refuse = (message: string) => new ImportRefused(`${xmlName}, line ${parser.line}: ${message}; nothing was imported.`);
 
   parser.on('doctype', () => {
@@ -66,24 +117,34 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link:
     failure ??= refuse(`not well-formed XML (${err.message.replace(/^(?:.*?:)?\d+:\d+: /, '')})`);
   });
   parser.on('opentag', (tag) => {
+    seen();
     if (stack.length === 0) {
       if (tag.name !== 'rss') failure ??= refuse(`the root element is <${tag.name}>, not a WordPress export's <rss>`);
       sawRss = true;
     }
     stack.push(tag.name);
     text = '';
-    if (tag.name === 'item' && stack.length === 3) item = { fields: new Map(), categories: [], comments: [] };
+    if (tag.name === 'item' && stack.length === 3) {
+      item = { fields: new Map(), categories: [], comments: [] };
+      itemChars = 0;
+    }
     else if (tag.name === 'wp:comment' && item) comment = new Map();
     else if (tag.name === 'wp:author' && !item) author = new Map();
     else if (tag.name === 'category' && item) (item as Element & { pendingDomain?: string }).pendingDomain = String(tag.attributes.domain ?? 'category');
   });
-  parser.on('text', (chunk) => {
-    text += chunk;
-  });
-  parser.on('cdata', (chunk) => {
-    text += chunk;
-  });
+  const gather = (chunk: string) => {
+    seen();
+    if (item) itemChars += chunk.length;
+    if (text.length + chunk.length > MAX_TEXT_BYTES) failure ??= refuse(`<${stack.at(-1) ?? '?'}> holds a text longer than ${MAX_TEXT_LABEL} (no post does)`);
+    else if (itemChars > 2 * MAX_TEXT_BYTES) failure ??= refuse(`an <item> holds more than ${MAX_TEXT_LABEL} twice over (no post does)`);
+    else text += chunk;
+  };
+  parser.on('text', gather);
+  parser.on('cdata', gather);
+  parser.on('comment', seen);
+  parser.on('processinginstruction', seen);
   parser.on('closetag', (tag) => {
+    seen();
     stack.pop();
     const name = tag.name;
     if (comment && name !== 'wp:comment') comment.set(name, text);
@@ -92,17 +153,12 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link:
       comment = undefined;
     } else if (author && name !== 'wp:author') author.set(name, text);
     else if (author && name === 'wp:author') {
-      const login = author.get('wp:author_login') ?? '';
-      try {
-        authors.set(login, personOf(author.get('wp:author_email'), author.get('wp:author_display_name') || login, `wp:author ${login}: wp:author_email`));
-      } catch (error) {
-        authors.set(login, error as PostError);
-      }
+      addAuthor(authors, author);
       author = undefined;
     } else if (item && name === 'category') {
       item.categories.push({ domain: (item as Element & { pendingDomain?: string }).pendingDomain ?? 'category', name: text.trim() });
     } else if (item && name === 'item') {
-      ready.push(toReadItem(item, authors));
+      ready.push(toReadItem(item, pass.owner ?? authors.first?.author, authors.byLogin, pass.bodies));
       item = undefined;
     } else if (item && stack.length === 3) item.fields.set(name, text);
     else if (!item && name === 'link' && stack.length === 2) onSite(text.trim());
@@ -110,12 +166,16 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link:
   });
 
   const stream = await archive.open(xmlName);
+  // A character's bytes may be split between two chunks.
+  const decoder = new StringDecoder('utf8');
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      parser.write(chunk.toString('utf8'));
+      parser.write(repair.write(decoder.write(chunk)));
+      if (parser.position - lastSeen > MAX_TEXT_BYTES) failure ??= refuse(`a text, tag or CDATA section longer than ${MAX_TEXT_LABEL} (no post holds one)`);
       if (failure) throw failure;
       yield* ready.splice(0);
     }
+    parser.write(repair.write(decoder.end()) + repair.end());
     parser.close();
     if (failure) throw failure;
     if (!sawRss) throw refuse('empty, not a WordPress export');
@@ -125,7 +185,20 @@ async function* wxrItems(archive: ImportArchive, xmlName: string, onSite: (link:
   }
 }
 
-function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostError>): ReadItem {
+function addAuthor(authors: WxrAuthors, fields: Map<string, string>) {
+  const login = fields.get('wp:author_login') ?? '';
+  const person = personOrError(fields.get('wp:author_email'), fields.get('wp:author_display_name') || login, `wp:author ${login}: wp:author_email`);
+  authors.byLogin.set(login, person);
+  const idText = fields.get('wp:author_id')?.trim() ?? '';
+  // Without ids, the first listed.
+  const id = /^-?\d+$/.test(idText) ? Number(idText) : Number.POSITIVE_INFINITY;
+  if (!authors.first || id < authors.first.id) {
+    authors.first = { id, author: { person, why: `the export's first author${Number.isFinite(id) ? ` (wp:author_id ${id})` : ''}` } };
+  }
+}
+
+function toReadItem(item: Element, fallback: FallbackAuthor | undefined, authors: ReadonlyMap<string, ImportedPerson | PostError>, bodies: boolean): ReadItem {
+  const markdown = (html: string | undefined) => (bodies ? htmlToMarkdown(html ?? '') : '');
   const f = (name: string) => item.fields.get(name)?.trim() ?? '';
   const title = f('title');
   const label = title ? `"${title.slice(0, 80)}" (wp:post_id ${f('wp:post_id')})` : `wp:post_id ${f('wp:post_id') || '?'}`;
@@ -137,9 +210,11 @@ function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostErr
     const sourceId = f('wp:post_id');
     if (!/^\d+$/.test(sourceId)) throw new PostError('wp:post_id', `${JSON.stringify(sourceId)} is not a post id`);
     const login = f('dc:creator');
-    const found = authors.get(login);
+    const notes: string[] = [];
+    const found =
+      authors.get(login) ??
+      givenToFallback(fallback, login ? `its author ${JSON.stringify(login)} is not among the export's <wp:author>s` : 'it names no author (<dc:creator>)', { field: 'dc:creator', nobody: 'the export lists no <wp:author>' }, notes);
     if (found instanceof PostError) throw found;
-    if (!found) throw new PostError('dc:creator', `${JSON.stringify(login)} is not an author of the export (no <wp:author> with that login)`);
     const published = status === 'publish';
     const skippedComments: string[] = [];
     const comments: ImportedComment[] = [];
@@ -165,7 +240,7 @@ function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostErr
         sourceId: id,
         parentSourceId: g('wp:comment_parent') && g('wp:comment_parent') !== '0' ? g('wp:comment_parent') : null,
         author: commenter,
-        body: htmlToMarkdown(c.get('wp:comment_content') ?? ''),
+        body: markdown(c.get('wp:comment_content')),
         createdAt: wpDate(g('wp:comment_date_gmt'), g('wp:comment_date'), `wp:comment ${id}: wp:comment_date_gmt`) ?? new Date(0),
       });
     }
@@ -173,7 +248,7 @@ function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostErr
       post: {
         sourceId,
         title,
-        body: htmlToMarkdown(item.fields.get('content:encoded') ?? ''),
+        body: markdown(item.fields.get('content:encoded')),
         status: published ? 'published' : 'draft',
         createdAt: wpDate(f('wp:post_date_gmt'), f('wp:post_date'), 'wp:post_date_gmt') ?? parseDate(f('pubDate'), 'pubDate'),
         updatedAt: wpDate(f('wp:post_modified_gmt'), f('wp:post_modified'), 'wp:post_modified_gmt'),
@@ -187,6 +262,7 @@ function toReadItem(item: Element, authors: Map<string, ImportedPerson | PostErr
         coverImage: null,
         comments,
         skippedComments,
+        ...(notes.length ? { notes } : {}),
       },
     };
   } catch (error) {

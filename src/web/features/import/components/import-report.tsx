@@ -61,6 +61,29 @@ export function ImportReport({ report }: { report: ImportReportBody }) {
           </ul>
         </>
       )}
+      {report.notes.length > 0 && (
+        <>
+          <h3 className="h6">{report.dryRun ? 'Posts it would change on the way' : 'Posts changed on the way'}</h3>
+          <ul>
+            {report.notes.map((note) => (
+              <li key={`${note.post}:${note.note}`}>
+                {note.post}: {note.note}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report.repairs.length > 0 && (
+        <>
+          <h3 className="h6">Lines of the file repaired to read it</h3>
+          <p>The file is not well-formed XML; these lines were read leniently.</p>
+          <ul className="text-break">
+            {report.repairs.map((repair) => (
+              <li key={repair}>{repair}</li>
+            ))}
+          </ul>
+        </>
+      )}
       {report.images.remote.length > 0 && (
         <details>
           <summary>Remote images, not fetched ({new Set(report.images.remote).size})</summary>
