@@ -21,6 +21,9 @@ describe('subscription e-mails through a real SMTP server that fails at first', 
     const author = await signUpUser(t.app);
     await seedSubscribers(t.database.db, author.id, 40);
     const blog = await postBlog(t.app, author, { title: 'Out through a flaky server', blog: 'Hello, subscribers.' });
+    // The announcement is queued as the blog is published; wait for its outcome (40 recipients),
+    // then for the queue to have nothing left, rather than for a queue that may not have it yet.
+    await expect.poll(() => new Set(smtp.received.flatMap((message) => message.envelopeTo)).size, { timeout: 30_000 }).toBe(40);
     await t.settled();
     expect(smtp.refused()).toBe(3);
     const recipients = smtp.received.map((message) => message.envelopeTo.join(','));
