@@ -103,7 +103,7 @@ describe('POST /api/ai/generate with a provider', () => {
     t = await createTestApp({
       AI_BASE_URL: fake.url,
       AI_API_KEY: KEY,
-      AI_TIMEOUT_MS: '500',
+      AI_TIMEOUT_MS: '2000',
       AI_REQUESTS_PER_MINUTE: '2',
     });
     base = await listening(t);
@@ -244,7 +244,7 @@ describe('POST /api/ai/generate with a provider', () => {
       { name: '401 from the provider', behaviour: { kind: 'fail', status: 401, message: `Incorrect API key provided: ${KEY}` }, status: 502, code: 'AI_KEY_REJECTED', message: /rejected this site's API key/ },
       { name: '429 from the provider', behaviour: { kind: 'fail', status: 429 }, status: 429, code: 'AI_RATE_LIMITED', message: /busy/ },
       { name: '500 from the provider', behaviour: { kind: 'fail', status: 500 }, status: 502, code: 'AI_UNAVAILABLE', message: /had a problem/ },
-      { name: 'no answer (timeout)', behaviour: { kind: 'hang' }, status: 504, code: 'AI_TIMEOUT', message: /did not answer within 0.5 seconds/ },
+      { name: 'no answer (timeout)', behaviour: { kind: 'hang' }, status: 504, code: 'AI_TIMEOUT', message: /did not answer within 2 seconds/ },
       { name: 'a malformed first event', behaviour: { kind: 'malformed', roleChunk: false }, status: 502, code: 'AI_UNAVAILABLE', message: /could not be read/ },
       { name: 'a stream cut before its first event', behaviour: { kind: 'cut', text: FAKE_BLOG, sendChunks: 0, roleChunk: false }, status: 502, code: 'AI_UNAVAILABLE', message: /cut off/ },
     ] as const;
@@ -257,7 +257,7 @@ describe('POST /api/ai/generate with a provider', () => {
         expect(result.status).toBe(c.status);
         expect(result.json).toEqual({ error: c.code, message: expect.stringMatching(c.message) });
         expect(result.text).not.toContain(KEY);
-        expect(Date.now() - started).toBeLessThan(3_000);
+        expect(Date.now() - started).toBeLessThan(10_000);
       });
     }
   });
@@ -267,7 +267,7 @@ describe('POST /api/ai/generate with a provider', () => {
       { name: 'the connection is cut', behaviour: { kind: 'cut', text: FAKE_BLOG, chunks: 5, sendChunks: 2 }, code: 'AI_UNAVAILABLE', message: /cut off/ },
       { name: 'the stream ends without finishing', behaviour: { kind: 'cut', text: FAKE_BLOG, chunks: 5, sendChunks: 2, end: 'close' }, code: 'AI_UNAVAILABLE', message: /cut off/ },
       { name: 'a malformed event', behaviour: { kind: 'malformed', text: FAKE_BLOG, chunks: 5, sendChunks: 2 }, code: 'AI_UNAVAILABLE', message: /could not be read/ },
-      { name: 'the provider falls silent (timeout)', behaviour: { kind: 'stream', text: FAKE_BLOG, chunks: 2, delayMs: 900 }, code: 'AI_TIMEOUT', message: /did not answer within 0.5 seconds/ },
+      { name: 'the provider falls silent (timeout)', behaviour: { kind: 'stream', text: FAKE_BLOG, chunks: 2, delayMs: 2600 }, code: 'AI_TIMEOUT', message: /did not answer within 2 seconds/ },
     ] as const;
     for (const c of cases) {
       it(c.name, async () => {
