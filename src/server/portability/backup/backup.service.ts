@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
-import yazl from 'yazl';
 import type { Config } from '../../config.js';
 import { openSiteDatabase, type DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
@@ -12,7 +11,7 @@ import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import { isValidImageKey } from '../../storage/image-key.js';
 import { IMAGE_KEY_PREFIX, type ImageStorage } from '../../storage/storage.js';
 import { DEFAULT_ARCHIVE_LIMITS, ImportRefused, openImportArchive, readCapped } from '../import/import-archive.js';
-import { writePrivateZip } from '../private-zip.js';
+import { newZip, writePrivateZip } from '../private-zip.js';
 import { findPgTool, runPgTool } from './pg-tools.js';
 
 export const BACKUP_FORMAT = 'blogging-site-backup';
@@ -56,7 +55,7 @@ export class BackupError extends Error {
 export async function writeBackup(deps: BackupDeps, outFile: string, now = new Date()): Promise<BackupManifest> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'backup-'));
   try {
-    const zip = new yazl.ZipFile();
+    const zip = newZip();
     const migrations = (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(deps.database.db)).rows.map((row) => row.name);
     if (deps.database.kind === 'pglite') {
       const dump = await deps.database.dump!();

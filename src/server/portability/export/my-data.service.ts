@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { stringify as toYaml } from 'yaml';
-import yazl from 'yazl';
 import type { Database } from '../../db/schema.js';
 import type { ImageStorage } from '../../storage/storage.js';
 import { selectAccountRow, selectOwnBlogs, selectOwnComments, selectOwnInlineImageKeys, selectOwnVotes } from './my-data.repository.js';
 import { slugify } from '../../../shared/slug.js';
+import { newZip } from '../private-zip.js';
 
 export interface MyDataDeps {
   db: Kysely<Database>;
@@ -35,7 +35,7 @@ export async function myDataZip(deps: MyDataDeps, userId: string): Promise<Reada
     selectOwnComments(deps.db, userId),
     selectOwnVotes(deps.db, userId),
   ]);
-  const zip = new yazl.ZipFile();
+  const zip = newZip();
   zip.addBuffer(Buffer.from(README), 'README.txt');
   zip.addBuffer(Buffer.from(JSON.stringify({ email: account?.email, name: account?.name, joinedAt: account?.createdAt }, null, 2)), 'account.json');
   const imageKeys = new Set(inline.map((row) => row.key));

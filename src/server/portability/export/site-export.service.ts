@@ -5,13 +5,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { once } from 'node:events';
 import type { Kysely } from 'kysely';
-import yazl from 'yazl';
 import type { Database } from '../../db/schema.js';
 import { PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import type { ImageStorage } from '../../storage/storage.js';
 import { selectBlogAuthors, selectBlogBatch, selectCommentBatch, selectInlineImageKeys } from './site-export.repository.js';
 import { slugify } from '../../../shared/slug.js';
-import { writePrivateZip } from '../private-zip.js';
+import { newZip, writePrivateZip } from '../private-zip.js';
 
 export interface ExportDeps {
   db: Kysely<Database>;
@@ -51,7 +50,7 @@ export async function writeSiteExport(deps: ExportDeps, outFile: string, now = n
   try {
     const jsonFile = path.join(work, EXPORT_JSON_NAME);
     const { summary, imageKeys } = await writeGhostJson(deps, jsonFile, now);
-    const zip = new yazl.ZipFile();
+    const zip = newZip();
     zip.addFile(jsonFile, EXPORT_JSON_NAME);
     for (const key of imageKeys) {
       // Already WebP: stored, not compressed again.
