@@ -1,3 +1,4 @@
+import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
@@ -38,6 +39,8 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
   /** PGlite only: keep the database in memory (tests). */
   inMemory?: boolean;
+  /** PGlite only: an instance already open in memory, instead of a new one (the tests reuse them: `testing/pglite-pool.ts`). */
+  pglite?: PGlite;
   /** PGlite only: its `shared_buffers` (from the memory budget); unset keeps Postgres' 128 MB. */
   sharedBuffersBytes?: number;
   /**

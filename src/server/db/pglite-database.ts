@@ -31,11 +31,13 @@ export async function openPGlite(options: DatabaseOptions): Promise<DatabaseHand
       else if (loadDataDir) start = 'unpacked';
       else start = (options.unpackEmptyCluster ?? unpackEmptyCluster)(dataDir) ? 'unpacked' : 'initdb';
     }
-    pglite = await PGlite.create({
-      dataDir,
-      ...(loadDataDir ? { loadDataDir } : {}),
-      ...(options.sharedBuffersBytes ? { startParams: smallStartParams(options.sharedBuffersBytes) } : {}),
-    });
+    pglite =
+      options.pglite ??
+      (await PGlite.create({
+        dataDir,
+        ...(loadDataDir ? { loadDataDir } : {}),
+        ...(options.sharedBuffersBytes ? { startParams: smallStartParams(options.sharedBuffersBytes) } : {}),
+      }));
   } catch (error) {
     unlock();
     throw error;

@@ -33,23 +33,33 @@ export function builtPageRenderer(webRoot: string): PageRenderer | undefined {
 
 /**
  * Vite in middleware mode inside our own server: it serves the browser's modules with hot
- * reload and loads the server entry from source. `hmr: false` for tests, which need no socket.
+ * reload and loads the server entry from source. `hmr: false` for tests, which need no socket:
+ * their apps share one Vite server per process (it has no watcher, no socket, and nothing of an
+ * app's own), so the React app is transformed once per test worker instead of once per app.
  */
 export async function vitePageRenderer(app: FastifyInstance, { hmr = true } = {}): Promise<PageRenderer> {
-  // Dev-only packages, loaded only here, so production never needs them installed.
-  const { createServer } = await import('vite');
-  const vite = await createServer({
-    configFile: path.join(PACKAGE_ROOT, 'vite.config.ts'),
-    server: { middlewareMode: true, hmr: hmr ? { server: app.server } : false, watch: hmr ? {} : null },
-    appType: 'custom',
-    logLevel: 'warn',
-  });
+  const vite = hmr ? await createViteServer(app) : await (sharedViteServer ??= createViteServer());
   if (!app.hasDecorator('use')) await app.register((await import('@fastify/middie')).default);
   app.use(vite.middlewares);
   const templateFile = path.join(PACKAGE_ROOT, 'src/web/index.html');
   return {
     load: () => vite.ssrLoadModule('/entry-server.tsx') as Promise<PageRendererModule>,
     template: (url) => vite.transformIndexHtml(url, readFileSync(templateFile, 'utf8')),
-    close: () => vite.close(),
+    // The shared server lives as long as the process: the next app's pages reuse its transforms.
+    close: hmr ? () => vite.close() : undefined,
   };
+}
+
+let sharedViteServer: ReturnType<typeof createViteServer> | undefined;
+
+async function createViteServer(hmrServer?: FastifyInstance) {
+  // Dev-only packages, loaded only here, so production never needs them installed.
+  const { createServer } = await import('vite');
+  return createServer({
+    configFile: path.join(PACKAGE_ROOT, 'vite.config.ts'),
+    // Without hot reload, no WebSocket either: Vite would listen on port 24678 of its own.
+    server: { middlewareMode: true, hmr: hmrServer ? { server: hmrServer.server } : false, ws: hmrServer ? undefined : false, watch: hmrServer ? {} : null },
+    appType: 'custom',
+    logLevel: 'warn',
+  });
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type App, type BuildAppOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { readOutbox, type OutboxMail } from './outbox-reader.js';
+import { takePGlite } from './pglite-pool.js';
 import { adminQuery, withDatabase } from './postgres-admin.js';
 import './provided-context.js';
 import { dueBefore } from '../queue/job-queue.js';
@@ -56,8 +56,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: P
     settled: () => queueSettled(app, database),
     async close() {
       await app.close();
-      await database.close();
-      await database.dropCopy?.();
+      await database.release();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -94,27 +93,31 @@ export async function queueSettled(app: App, database: DatabaseHandle): Promise<
   }
 }
 
-async function openTestDatabase(dataDir: string): Promise<DatabaseHandle & { dropCopy?: () => Promise<void> }> {
+/** The test app's database, and how it ends: a Postgres copy is dropped, a PGlite goes back to the worker's pool. */
+async function openTestDatabase(dataDir: string): Promise<DatabaseHandle & { release(): Promise<void> }> {
   if (process.env.TEST_DB_KIND === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;
     const name = `blog_test_${randomBytes(6).toString('hex')}`;
     await adminQuery(url, `create database ${name} template ${inject('postgresTemplateDb')}`);
     const handle = await openDatabase({ databaseUrl: withDatabase(url, name), dataDir });
-    return { ...handle, dropCopy: () => adminQuery(url, `drop database if exists ${name} with (force)`) };
+    return {
+      ...handle,
+      async release() {
+        await handle.close();
+        await adminQuery(url, `drop database if exists ${name} with (force)`);
+      },
+    };
   }
-  return openDatabase({ dataDir, inMemory: true, loadDataDir: new Blob([templateTar()], { type: 'application/x-tar' }) });
-}
-
-let unzippedTemplate: { path: string; tar: Uint8Array<ArrayBuffer> } | undefined;
-
-/**
- * The run's migrated PGlite as a plain tar, unzipped once per worker (its files share modules, so
- * this too) rather than once per app: a fifth of what opening a test database costs.
- */
-function templateTar(): Uint8Array<ArrayBuffer> {
-  const templatePath = inject('pgliteTemplatePath');
-  if (unzippedTemplate?.path !== templatePath) unzippedTemplate = { path: templatePath, tar: new Uint8Array(gunzipSync(readFileSync(templatePath))) };
-  return unzippedTemplate.tar;
+  const pooled = await takePGlite();
+  const handle = await openDatabase({ dataDir, inMemory: true, pglite: pooled.pglite });
+  return {
+    ...handle,
+    listen: async (channel, onNotice) => {
+      pooled.listening(channel);
+      await handle.listen!(channel, onNotice);
+    },
+    release: () => pooled.giveBack(),
+  };
 }
 
 /**
