@@ -50,6 +50,8 @@ import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { queuedMailer, registerMailJob, sendRate } from './mail/mail-queue.js';
 import { createJobQueue, type JobQueue } from './queue/job-queue.js';
+import { createBlogEvents } from './core/blog-events.js';
+import { invalidateOnBlogEvents } from './cache/blog-event-invalidation.js';
 import { registerQueueCleanupJob } from './queue/queue-cleanup.job.js';
 import { registerContactJob } from './contact/contact.service.js';
 import { registerSubscriptionJobs } from './subscriptions/new-post-mail.js';
@@ -145,6 +147,8 @@ export async function buildApp(options: BuildAppOptions) {
     now: options.now,
   });
   app.decorate('queue', queue);
+  // A blog's lifecycle (core/blog-events.ts): the features below subscribe to its events.
+  const blogEvents = createBlogEvents(queue);
   const send = sendRate(config.mail.sendPerMinute);
   registerMailJob(queue, send, transport);
   const mailer = queuedMailer(database.db, queue);
@@ -161,7 +165,7 @@ export async function buildApp(options: BuildAppOptions) {
       queue,
       contentChanged: (tags) => app.contentChanged(tags),
     });
-    registerFederationJobs(queue, database.db, loadFederation);
+    registerFederationJobs(queue, blogEvents, database.db, loadFederation);
     // Before the response cache's hook: a server asking for an Article never gets a cached page.
     registerArticleNegotiation(app, { loadFederation });
   }
@@ -208,6 +212,7 @@ export async function buildApp(options: BuildAppOptions) {
     app.addHook('onClose', () => notices.close());
     if (cache) {
       invalidation = notices;
+      invalidateOnBlogEvents(blogEvents, notices);
       publicData = createPublicData(publicStore, notices);
       registerResponseCache(app, cache, notices, limiter);
     }
@@ -275,8 +280,8 @@ export async function buildApp(options: BuildAppOptions) {
     { onStart: config.imageBackfillOnStart },
   );
   registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });
-  registerSubscriptionJobs(queue, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
-  registerScheduledPublishing(queue, { db: database.db, federate: config.federation.enabled, onPublished: (blogId) => app.contentChanged([LISTS_TAG, blogTag(blogId)]) });
+  registerSubscriptionJobs(queue, blogEvents, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
+  registerScheduledPublishing(queue, { db: database.db });
   registerQueueCleanupJob(jobs, queue);
   if (loadFederation) registerFederationKvCleanup(jobs, database.db);
   // The queue's workers run whenever the app is up (tests' apps too): mail must go out.

@@ -170,3 +170,17 @@ export async function clearOwnBlogImage(db: Db, id: string, userId: string): Pro
     .where('user_id', '=', userId)
     .execute();
 }
+
+/** A scheduled draft becomes public, if it is still scheduled for `publishAt`; answers whether it did. */
+export async function publishScheduledDraft(db: Db, id: string, publishAt: Date): Promise<boolean> {
+  const now = new Date();
+  const row = await db
+    .updateTable('blogs')
+    .set({ status: 'published', publish_at: null, created_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'draft')
+    .where('publish_at', '=', publishAt)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

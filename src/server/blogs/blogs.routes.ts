@@ -39,7 +39,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   // Registered here, not on the app: only these routes accept multipart bodies.
   await app.register(fastifyMultipart, { limits: BLOG_FORM_LIMITS, throwFileSizeLimit: true });
 
-  const serviceDeps = (request: FastifyRequest): BlogListDeps => ({ db: deps.db, storage: deps.storage, log: request.log, federate: deps.config.federation.enabled, publicData: deps.publicData, viewerVotes: deps.viewerVotes });
+  const serviceDeps = (request: FastifyRequest): BlogListDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData, viewerVotes: deps.viewerVotes });
 
   app.get(
     '/api/blogs',

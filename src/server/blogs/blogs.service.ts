@@ -27,9 +27,7 @@ import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from '../core/blog-json.js';
 import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
-import { enqueueJob } from '../queue/job-queue.js';
-import { blogPublishedJob } from '../core/blog-published.js';
-import { federateActionFor, queueBlogFederation } from '../core/blog-federation.js';
+import { blogStatesBefore, recordBlogChange } from '../core/blog-events.js';
 import { parsePublishAt, queueSchedule, resolveSchedule } from './scheduled-publishing.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
@@ -52,8 +50,6 @@ export interface BlogsDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
   log: FastifyBaseLogger;
-  /** Federation is on (`FEDERATION`): writes queue the federation hook. */
-  federate?: boolean;
 }
 
 /** Lists also keep their public part in memory and read each viewer's own votes. */
@@ -136,8 +132,7 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
     id = await deps.db.transaction().execute(async (trx) => {
       const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, status, publishAt, tags, rendered, image });
       await syncBlogInlineImages(trx, { userId, blogId: created, keys: inlineKeys });
-      if (status === 'published') await enqueueJob(trx, blogPublishedJob(created));
-      if (status === 'published') await queueBlogFederation(trx, deps.federate, { blogId: created, action: 'create' });
+      await recordBlogChange(trx, { blogId: created, before: null, origin: 'author' });
       await queueSchedule(trx, created, publishAt);
       return created;
     });
@@ -186,6 +181,7 @@ export async function updateBlog(
       const current = await lockBlogOwnership(trx, id, userId);
       if (!current) throw noSuchBlog();
       if (current.user_id !== userId) throw notYours();
+      const [state] = await blogStatesBefore(trx, { blogIds: [id] });
       const { status, publishAt } = resolveSchedule({ status: requested, publishAt: requestedPublishAt }, { status: current.status, publishAt: current.publish_at });
       // A scheduled blog is checked as a published one: it will be published unattended.
       const input = validateText(form, publishAt ? 'published' : status);
@@ -201,10 +197,7 @@ export async function updateBlog(
       });
       if (!updated) throw noSuchBlog();
       await syncBlogInlineImages(trx, { userId, blogId: id, keys: inlineKeys });
-      // Only a draft becoming public is news: an edit of a published blog sends nothing.
-      if (current.status === 'draft' && status === 'published') await enqueueJob(trx, blogPublishedJob(id));
-      const federateAction = federateActionFor(current.status === 'published', status === 'published');
-      if (federateAction) await queueBlogFederation(trx, deps.federate, { blogId: id, action: federateAction });
+      await recordBlogChange(trx, { blogId: id, before: state ?? null, origin: 'author' });
       if (publishAt && publishAt.getTime() !== current.publish_at?.getTime()) await queueSchedule(trx, id, publishAt);
       return { imageKey: current.image_key, status: current.status };
     });
@@ -223,7 +216,8 @@ export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string)
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
     const released = await releaseAllBlogInlineImages(trx, id);
-    if (current.status === 'published') await queueBlogFederation(trx, deps.federate, { blogId: id, action: 'delete' });
+    const [state] = await blogStatesBefore(trx, { blogIds: [id] });
+    await recordBlogChange(trx, { blogId: id, before: state ?? null, origin: 'author', deleted: true });
     if (!(await deleteOwnBlog(trx, id, userId))) throw noSuchBlog();
     return [current.image_key, released] as const;
   });
@@ -241,7 +235,11 @@ export async function removeBlogImage(deps: BlogsDeps, userId: string, rawId: st
     const current = await lockBlogOwnership(trx, id, userId);
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
-    if (current.image_key) await clearOwnBlogImage(trx, id, userId);
+    if (current.image_key) {
+      const [state] = await blogStatesBefore(trx, { blogIds: [id] });
+      await clearOwnBlogImage(trx, id, userId);
+      await recordBlogChange(trx, { blogId: id, before: state ?? null, origin: 'author' });
+    }
     return current.image_key;
   });
   if (imageKey) await removeImage(deps, imageKey);

@@ -3,8 +3,8 @@ import { publishAtSchema, type BlogStatus } from '../../shared/blog-schema.js';
 import type { Database } from '../db/schema.js';
 import { badRequest } from '../errors.js';
 import { enqueueJob, type JobQueue, type NewJob } from '../queue/job-queue.js';
-import { blogPublishedJob } from '../core/blog-published.js';
-import { queueBlogFederation } from '../core/blog-federation.js';
+import { blogStatesBefore, recordBlogChange } from '../core/blog-events.js';
+import { publishScheduledDraft } from './blogs.repository.js';
 
 /**
  * Scheduled publishing: a draft with `publish_at` becomes public at that time through a job of
@@ -52,31 +52,26 @@ export async function queueSchedule(trx: Kysely<Database>, blogId: string, publi
   if (publishAt) await enqueueJob(trx, publishScheduledJob(blogId, publishAt));
 }
 
-export function registerScheduledPublishing(queue: JobQueue, deps: { db: Kysely<Database>; onPublished: (blogId: string) => Promise<void>; federate?: boolean }) {
+/**
+ * The job publishes the draft and records the change (`core/blog-events.ts`) in one transaction:
+ * subscribers, followers and the caches hear of it from the blog's event, as from any other publish.
+ */
+export function registerScheduledPublishing(queue: JobQueue, deps: { db: Kysely<Database> }) {
   queue.register<{ blogId: string; publishAt: string }>({
     kind: PUBLISH_SCHEDULED_JOB,
     async run(job, { log }) {
+      const { blogId } = job.payload;
       const published = await deps.db.transaction().execute(async (trx) => {
-        const now = new Date();
-        const row = await trx
-          .updateTable('blogs')
-          .set({ status: 'published', publish_at: null, created_at: now, updated_at: now })
-          .where('id', '=', job.payload.blogId)
-          .where('status', '=', 'draft')
-          .where('publish_at', '=', new Date(job.payload.publishAt))
-          .returning('id')
-          .executeTakeFirst();
-        // The publish hook, in the same transaction: subscribers hear of it once.
-        if (row) await enqueueJob(trx, blogPublishedJob(row.id));
-        if (row) await queueBlogFederation(trx, deps.federate, { blogId: row.id, action: 'create' });
-        return row !== undefined;
+        const [before] = await blogStatesBefore(trx, { blogIds: [blogId] });
+        if (!before || !(await publishScheduledDraft(trx, blogId, new Date(job.payload.publishAt)))) return false;
+        await recordBlogChange(trx, { blogId, before, origin: 'schedule' });
+        return true;
       });
       if (!published) {
-        log.info({ blogId: job.payload.blogId }, 'scheduled publish skipped: the blog was unscheduled, rescheduled, published or deleted');
+        log.info({ blogId }, 'scheduled publish skipped: the blog was unscheduled, rescheduled, published or deleted');
         return;
       }
-      log.info({ blogId: job.payload.blogId }, 'scheduled blog published');
-      await deps.onPublished(job.payload.blogId);
+      log.info({ blogId }, 'scheduled blog published');
       queue.wake();
     },
   });

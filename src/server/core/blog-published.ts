@@ -1,10 +1,9 @@
 import type { NewJob } from '../queue/job-queue.js';
 
 /**
- * The publish hook: a job queued in the transaction that makes a blog public for the first time
- * (created published, or a draft published; a scheduled time reached, once scheduling exists).
- * Its key is the blog's, so a blog is announced once however often it is edited or republished.
- * Whoever reacts to a new blog (the subscription e-mails) handles this job kind.
+ * A blog announced to its subscribers: queued by the subscriptions' consumer of the blog events
+ * when a blog first becomes public. Its key is the blog's, so a blog is announced once however
+ * often it is edited, or unpublished and published again. Kept by the queue's cleanup for good.
  */
 export const BLOG_PUBLISHED_JOB = 'blog-published';
 

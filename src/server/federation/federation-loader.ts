@@ -1,9 +1,9 @@
-import type { BlogFederatePayload } from '../core/blog-federation.js';
-import { BLOG_FEDERATE_JOB } from '../core/blog-federation.js';
+import { BLOG_FEDERATE_JOB, federateActionFor, type BlogFederatePayload } from '../core/blog-federation.js';
+import type { BlogEvents } from '../core/blog-events.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { JobRunner } from '../jobs/job-runner.js';
-import type { JobQueue } from '../queue/job-queue.js';
+import { enqueueJob, type JobQueue } from '../queue/job-queue.js';
 import { countFollowers } from './federation.repository.js';
 import { removeExpiredKv } from './kv-store.js';
 import type { FederationDeps, SiteFederation } from './federation.js';
@@ -29,12 +29,25 @@ export function createFederationLoader(deps: FederationDeps): FederationLoader {
 }
 
 /**
- * The durable queue's two federation kinds: Fedify's own messages, and the blogs' hook. A blog's
- * change goes to its author's followers only, so for an author nobody follows (most of them, on
- * most sites) the hook's job ends without loading Fedify: publishing stays as light as it was
- * before federation (measured, docs/memory.md: loading it for 100 posts kept about 15 MB).
+ * The durable queue's two federation kinds: Fedify's own messages, and a blog's change to send. A
+ * blog's change goes to its author's followers only, so for an author nobody follows (most of them,
+ * on most sites) the job ends without loading Fedify: publishing stays as light as it was before
+ * federation (measured, docs/memory.md: loading it for 100 posts kept about 15 MB).
+ *
+ * Federation hears the blogs' lifecycle (`core/blog-events.ts`): appearing to readers is a Create,
+ * an edit while public an Update, disappearing (unpublished, hidden, the author suspended, deleted)
+ * a Delete. An import's back catalogue is not sent. The job is keyed by the event: a retried event
+ * sends nothing twice.
  */
-export function registerFederationJobs(queue: JobQueue, db: Kysely<Database>, load: FederationLoader): void {
+export function registerFederationJobs(queue: JobQueue, blogEvents: BlogEvents, db: Kysely<Database>, load: FederationLoader): void {
+  blogEvents.subscribe({
+    name: 'federation',
+    wants: (event) => event.origin !== 'import' && federateActionFor(event.wasPublic, event.isPublic) !== null,
+    async handle(event) {
+      const payload: BlogFederatePayload = { blogId: event.blogId, action: federateActionFor(event.wasPublic, event.isPublic)!, userId: event.userId, handle: event.handle };
+      if (await enqueueJob(db, { kind: BLOG_FEDERATE_JOB, key: `${BLOG_FEDERATE_JOB}:${event.id}`, payload: { ...payload } })) queue.wake();
+    },
+  });
   queue.register<{ message: unknown }>({
     kind: FEDERATION_MESSAGE_JOB,
     async run(job) {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { blogVisibleTo } from '../core/blog-visibility.js';
+import { isPublicBlog } from '../core/blog-events.js';
 import { useTestApp } from '../testing/test-app.js';
 import { useSignedUpUsers } from '../testing/test-users.js';
 
@@ -35,7 +36,7 @@ describe('when the feeds last changed', () => {
       .executeTakeFirstOrThrow()
       .then((row) => row.id);
 
-  it('says "public" exactly as blogVisibleTo(null) does', async () => {
+  it('says "public" exactly as blogVisibleTo(null) and the blogs\' lifecycle (isPublicBlog) do', async () => {
     const ids: string[] = [];
     for (const status of ['draft', 'published'] as const) {
       for (const hidden of [null, new Date()]) {
@@ -55,6 +56,9 @@ describe('when the feeds last changed', () => {
     const byRule = await t.database.db.selectFrom('blogs').select('id').where('id', 'in', ids).where(blogVisibleTo(null)).execute();
     expect(byRule).toHaveLength(1);
     expect(bySql.map((row) => row.id).sort()).toEqual(byRule.map((row) => row.id).sort());
+    // And as the blogs' lifecycle decides it (`core/blog-events.ts`), from the same columns.
+    const rows = await t.database.db.selectFrom('blogs').select(['id', 'status', 'hidden_at', 'author_suspended_at']).where('id', 'in', ids).execute();
+    expect(rows.filter((row) => isPublicBlog(row)).map((row) => row.id)).toEqual(byRule.map((row) => row.id));
   });
 
   it('moves with a new public blog, an edit, hiding, restoring, a deletion and an author’s new e-mail', async () => {

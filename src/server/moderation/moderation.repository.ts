@@ -233,10 +233,17 @@ export async function findUser(db: Db, userId: string) {
  * Suspends or lifts a suspension; answers the account's e-mail, or undefined when there is no
  * such account. Suspending also ends every session of the account, in the caller's transaction.
  */
+/**
+ * Locks an account against new blogs (a lock that blocks key-share): a blog being inserted for it
+ * at the same moment either commits before and is seen by what follows, or waits and copies the
+ * suspension. False when there is no such account.
+ */
+export async function lockAccount(trx: Transaction<Database>, userId: string): Promise<boolean> {
+  return (await trx.selectFrom('user').select('id').where('id', '=', userId).forUpdate().executeTakeFirst()) !== undefined;
+}
+
 export async function setSuspended(trx: Transaction<Database>, userId: string, suspended: boolean): Promise<string | undefined> {
-  // Locked first (a lock that blocks key-share): a blog being inserted for this account at the
-  // same moment either commits before and is updated below, or waits and copies the suspension.
-  if (!(await trx.selectFrom('user').select('id').where('id', '=', userId).forUpdate().executeTakeFirst())) return undefined;
+  if (!(await lockAccount(trx, userId))) return undefined;
   const row = await trx
     .updateTable('user')
     .set({ suspended_at: suspended ? new Date() : null })

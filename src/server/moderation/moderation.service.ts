@@ -15,13 +15,14 @@ import type { Database } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { SessionUser } from '../core/session-user.js';
 import { isModerator } from '../core/moderators.js';
-import { queueBlogFederation } from '../core/blog-federation.js';
+import { blogStatesBefore, recordBlogChange, recordBlogChanges } from '../core/blog-events.js';
 import {
   closeReports,
   findOpenReport,
   findUser,
   insertLogEntry,
   insertReport,
+  lockAccount,
   MODERATION_LIST_LIMIT,
   MODERATION_LOG_LIMIT,
   ONE_OPEN_REPORT_INDEX,
@@ -144,13 +145,12 @@ export async function performAction(deps: ModerationDeps, moderator: SessionUser
       const store = targetStore(input.targetType);
       const targetId = parseId(input.targetId, () => noSuchItem(input.targetType));
       const blogId = await deps.db.transaction().execute(async (trx) => {
+        const [before] = input.targetType === 'blog' ? await blogStatesBefore(trx, { blogIds: [targetId] }) : [];
         const changed = await store.setHidden(trx, targetId, input.action === 'hide' ? moderator.id : null);
         if (changed === undefined) throw noSuchItem(input.targetType);
         if (input.action === 'hide') await closeReports(trx, { targetType: input.targetType, targetIds: [targetId] }, 'resolved', moderator.id);
-        // A hidden blog leaves the fediverse (a Delete); restored, it comes back (a Create).
-        if (input.targetType === 'blog') {
-          await queueBlogFederation(trx, deps.config.federation.enabled, { blogId: targetId, action: input.action === 'hide' ? 'delete' : 'create' });
-        }
+        // A hidden blog is unpublished to its readers (a Delete to followers); restored, published again.
+        if (before) await recordBlogChange(trx, { blogId: targetId, before, origin: 'moderator' });
         await insertLogEntry(trx, {
           ...by,
           action: input.action,
@@ -174,8 +174,12 @@ export async function performAction(deps: ModerationDeps, moderator: SessionUser
         throw badRequest('A moderator cannot be suspended. Remove the address from MODERATOR_EMAILS first.', 'MODERATOR');
       }
       await deps.db.transaction().execute(async (trx) => {
+        if (!(await lockAccount(trx, user.id))) throw notFound('This account does not exist.');
+        const before = await blogStatesBefore(trx, { authorId: user.id });
         const email = await setSuspended(trx, user.id, suspend);
         if (email === undefined) throw notFound('This account does not exist.');
+        // Every public blog of theirs is unpublished (a Delete to each follower), and published again on restore.
+        await recordBlogChanges(trx, { before, origin: 'suspension' });
         if (suspend) {
           for (const store of Object.values(TARGETS)) await store?.closeReportsByAuthor(trx, user.id, moderator.id);
         }

@@ -104,18 +104,26 @@ export function dueBefore(at: Date): Date {
  * commits. False when a job of that key was already there (queued, done and kept, or failed).
  */
 export async function enqueueJob(executor: Kysely<Database>, job: NewJob): Promise<boolean> {
+  return (await enqueueJobs(executor, [job])) > 0;
+}
+
+/** Queues several jobs in one statement (as `enqueueJob` does one); answers how many were new. */
+export async function enqueueJobs(executor: Kysely<Database>, jobs: readonly NewJob[]): Promise<number> {
+  if (jobs.length === 0) return 0;
   const result = await executor
     .insertInto('queued_jobs')
-    .values({
-      kind: job.kind,
-      key: job.key,
-      payload: JSON.stringify(job.payload ?? {}),
-      run_at: job.runAt ?? sql<Date>`now()`,
-      ...(job.maxAttempts ? { max_attempts: job.maxAttempts } : {}),
-    })
+    .values(
+      jobs.map((job) => ({
+        kind: job.kind,
+        key: job.key,
+        payload: JSON.stringify(job.payload ?? {}),
+        run_at: job.runAt ?? sql<Date>`now()`,
+        ...(job.maxAttempts ? { max_attempts: job.maxAttempts } : {}),
+      })),
+    )
     .onConflict((conflict) => conflict.column('key').doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 export function createJobQueue(options: QueueOptions): JobQueue {

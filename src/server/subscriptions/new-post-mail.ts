@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Blog } from '../../shared/blog-schema.js';
 import { absoluteUrl, paths } from '../../shared/paths.js';
-import { BLOG_PUBLISHED_JOB } from '../core/blog-published.js';
+import { BLOG_PUBLISHED_JOB, blogPublishedJob } from '../core/blog-published.js';
+import type { BlogEvents } from '../core/blog-events.js';
 import { findBlogRow } from '../core/blog-rows.repository.js';
 import { toBlogJson } from '../core/blog-json.js';
 import type { Config } from '../config.js';
@@ -10,7 +11,7 @@ import type { Database } from '../db/schema.js';
 import type { RatedSend } from '../mail/mail-queue.js';
 import type { MailMessage, Mailer } from '../mail/mailer.js';
 import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
-import type { JobQueue } from '../queue/job-queue.js';
+import { enqueueJob, type JobQueue } from '../queue/job-queue.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { findSubscription, queueNewPostMails, type SubscriptionRow } from './subscriptions.repository.js';
 import { unsubscribeUrl } from './subscriptions.service.js';
@@ -34,11 +35,22 @@ async function publicBlog(deps: NewPostMailDeps, blogId: string): Promise<Blog |
 }
 
 /**
- * A blog made public queues one mail per subscribed address (`blog-published`, the publish hook);
- * each mail is a job of its own, sent at `MAIL_SEND_PER_MINUTE` with retries. Each checks again
- * just before sending that readers can still see the blog and the subscription still stands.
+ * A blog made public (its `published` event, `core/blog-events.ts`) queues `blog-published`, keyed
+ * by the blog: a blog is announced once, however often it is unpublished and published again (a
+ * moderator's hide and restore, a suspension and its end), and an import announces nothing. That
+ * job queues one mail per subscribed address; each mail is a job of its own, sent at
+ * `MAIL_SEND_PER_MINUTE` with retries. Each checks again just before sending that readers can
+ * still see the blog and the subscription still stands.
  */
-export function registerSubscriptionJobs(queue: JobQueue, deps: NewPostMailDeps) {
+export function registerSubscriptionJobs(queue: JobQueue, blogEvents: BlogEvents, deps: NewPostMailDeps) {
+  blogEvents.subscribe({
+    name: 'subscription-mail',
+    wants: (event) => event.transition === 'published' && event.origin !== 'import',
+    async handle(event) {
+      if (await enqueueJob(deps.db, blogPublishedJob(event.blogId))) queue.wake();
+    },
+  });
+
   queue.register<{ blogId: string }>({
     kind: BLOG_PUBLISHED_JOB,
     async run(job, { log }) {

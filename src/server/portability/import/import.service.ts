@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { blogDraftInputSchema, blogInputSchema } from '../../../shared/blog-schema.js';
 import { COMMENT_MAX_LENGTH } from '../../../shared/constants.js';
 import { insertBlog } from '../../core/blog-writes.repository.js';
+import { recordBlogChange } from '../../core/blog-events.js';
 import { renderBlogBody } from '../../core/blog-body.js';
 import { renderCommentBody } from '../../core/comment-body.js';
 import type { Database } from '../../db/schema.js';
@@ -217,6 +218,8 @@ async function importPost(deps: ImportDeps, archive: ImportArchive, reader: Impo
       await setImportedBlogDates(trx, id, post);
       for (const each of inline) await insertImportedInlineImage(trx, { key: each.image.key, userId, blogId: id, width: each.image.width, height: each.image.height });
       await recordImported(trx, { source: reader.source, kind: 'post', sourceId: post.sourceId, blogId: id });
+      // Its event (after the dates are set): the caches hear of it; mail and the fediverse leave an import alone.
+      await recordBlogChange(trx, { blogId: id, before: null, origin: 'import' });
       return id;
     });
     ctx.report.posts.imported += 1;

@@ -44,5 +44,11 @@ describe('import of Markdown files with front matter', () => {
     const again = await runImport(site.deps, zip, { owner });
     expect(again.posts.unchanged).toBe(4);
     expect(again.posts.imported).toBe(0);
+    // Each public post imported is one event (the drafts none, the second run none): the caches hear of them; mail and the fediverse do not.
+    const events = await site.deps.db.selectFrom('queued_jobs').select('payload').where('kind', '=', 'blog-event').execute();
+    expect(events.map((row) => row.payload).map((event) => [event.transition, event.origin, event.isPublic])).toEqual([
+      ['published', 'import', true],
+      ['published', 'import', true],
+    ]);
   });
 });
