@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Auth } from './auth/auth.js';
 import type { PublicData } from './cache/public-data.js';
 import type { ViewerVotes } from './core/viewer-votes.js';
-import type { BackgroundTasks } from './background/background-tasks.js';
 import type { Sessions } from './auth/session.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
@@ -27,8 +26,6 @@ export interface AppDeps {
   storage: ImageStorage;
   /** Per-address and per-client limits, counted in the database (shared by all processes). */
   limiter: RateLimiter;
-  /** Work done after the answer (e-mails about comments); errors are logged. */
-  background: BackgroundTasks;
   /** What anonymous readers see, kept in memory for every answer, and the cache notices writes send themselves. */
   publicData: PublicData;
   /** Signed-in readers' own votes on the cards they are shown, batched per event-loop turn. */

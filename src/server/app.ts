@@ -11,7 +11,6 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
 import { createAuth } from './auth/auth.js';
-import { createBackgroundTasks, type BackgroundTasks } from './background/background-tasks.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
 import { myDataRoutes } from './portability/my-data.routes.js';
@@ -96,8 +95,6 @@ const DEFAULT_WEB_ROOT = import.meta.url.endsWith('.ts')
 declare module 'fastify' {
   interface FastifyInstance {
     contentChanged(tags: readonly string[]): Promise<void>;
-    /** What requests left running after their answer (see `BackgroundTasks`). */
-    backgroundTasks: BackgroundTasks;
     /** The app's background jobs: `main.ts` starts them, the app's close stops them (docs/jobs.md). */
     jobs: JobRunner;
     /** The durable job queue: its workers start when the app is ready and stop when it closes. */
@@ -169,8 +166,6 @@ export async function buildApp(options: BuildAppOptions) {
     // Before the response cache's hook: a server asking for an Article never gets a cached page.
     registerArticleNegotiation(app, { loadFederation });
   }
-  const background = createBackgroundTasks(app.log);
-  app.decorate('backgroundTasks', background);
   const sessionMemory = createSessionMemory({ ttlMs: config.sessionCacheMs });
   const sessions = createSessions(auth, database.db, sessionMemory);
 
@@ -218,7 +213,7 @@ export async function buildApp(options: BuildAppOptions) {
     }
   }
   const viewerVotes = createViewerVotes(database.db);
-  const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, background, publicData, viewerVotes };
+  const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes };
   registerSecurityHeaders(app, securityHeaders);
   // For changes made outside a request (start-up backfills): the cached answers they touch go.
   app.decorate('contentChanged', async (tags: readonly string[]) => {
@@ -291,8 +286,7 @@ export async function buildApp(options: BuildAppOptions) {
   app.addHook('onClose', async () => {
     // A job stops after the step in hand, before the database it writes to closes.
     await jobs.stop();
-    // Mail promised by requests already answered is queued, and the jobs running finish, before the transport closes.
-    await background.settled();
+    // The jobs running finish before the transport closes (what is still queued waits for the next start).
     await queue.stop();
     transport.close();
   });

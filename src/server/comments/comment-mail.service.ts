@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { JobQueue, NewJob } from '../queue/job-queue.js';
 import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
 import { renderCommentBody } from '../core/comment-body.js';
 import { claimCommentMailSlot, findCommentMailFacts, isCommentMailEnabled, saveCommentMailSetting } from './comment-mail.repository.js';
@@ -32,9 +33,21 @@ interface Recipient {
 /**
  * Tells the blog's author about a new comment on it, and a commenter about a reply to them; never
  * anyone about their own comment, nobody who turned these mails off, and nobody twice about the
- * same blog within the window. Runs after the comment has committed (see the route); one failed
+ * same blog within the window. Runs as a job once the comment has committed; one failed
  * mail does not stop the other.
  */
+export const COMMENT_MAIL_JOB = 'comment-mail';
+
+export const commentMailJob = (commentId: string): NewJob => ({ kind: COMMENT_MAIL_JOB, key: `${COMMENT_MAIL_JOB}:${commentId}`, payload: { commentId } });
+
+/** The job a new comment queues in its own transaction: a slow or failing mail server neither delays nor fails the comment. */
+export function registerCommentMailJob(queue: JobQueue, deps: CommentMailDeps): void {
+  queue.register<{ commentId: string }>({
+    kind: COMMENT_MAIL_JOB,
+    run: (job, { log }) => mailAboutComment({ ...deps, log }, job.payload.commentId),
+  });
+}
+
 export async function mailAboutComment(deps: CommentMailDeps, commentId: string): Promise<void> {
   const facts = await findCommentMailFacts(deps.db, commentId);
   if (!facts) return;

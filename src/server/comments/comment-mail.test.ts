@@ -252,13 +252,13 @@ describe('sending the mails', () => {
       expect(sent).toHaveLength(0);
       await expect.poll(() => typeof release).toBe('function');
       release();
-      await t.app.backgroundTasks.settled();
+      await t.settled();
       expect(sent.map((mail) => mail.to)).toEqual([owner.email]);
 
       behaviour = 'fail';
       await t.database.db.deleteFrom('comment_mail_sent').execute();
       expect((await post('While the mail fails')).statusCode).toBe(201);
-      await t.app.backgroundTasks.settled();
+      await t.settled();
       expect((await t.database.db.selectFrom('comments').select('id').where('blog_id', '=', blogId).execute()).length).toBe(2);
     } finally {
       await t.close();

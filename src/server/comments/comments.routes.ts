@@ -4,7 +4,7 @@ import { apiErrorSchema } from '../../shared/api-error.js';
 import { commentInputSchema, commentListSchema, commentSchema, newCommentInputSchema } from '../../shared/comment-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { publicRead, publicReader } from '../http/public-read.js';
-import { mailAboutComment } from './comment-mail.service.js';
+import { registerCommentMailJob } from './comment-mail.service.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
 import { theBlog } from '../cache/route-caching.js';
 import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
@@ -29,6 +29,7 @@ const changedTags = (blogId: string, countChanged: boolean) => (countChanged ? [
 
 export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const serviceDeps = { db: deps.db };
+  registerCommentMailJob(deps.queue, { db: deps.db, mailer: deps.mailer, config: deps.config, log: app.log });
 
   app.get(
     '/api/blogs/:id/comments',
@@ -60,9 +61,8 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       const user = await rateLimitedUser(deps, request, 'comment-create', COMMENT_CREATE_RATE_LIMIT, TOO_MANY_COMMENTS);
       const written = await createComment(serviceDeps, user.id, request.params.id, request.body);
       await app.contentChanged(changedTags(written.blogId, true));
-      // After the commit, and not awaited: a slow or failing mail server neither delays nor fails the comment.
-      const mailDeps = { db: deps.db, mailer: deps.mailer, config: deps.config, log: request.log };
-      deps.background.run('comment-mail', () => mailAboutComment(mailDeps, written.comment.id));
+      // Its e-mails were queued with it (`comment-mail`).
+      deps.queue.wake();
       return reply.status(201).send(written.comment);
     },
   );

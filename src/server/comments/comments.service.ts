@@ -20,6 +20,8 @@ import {
 } from './comments.repository.js';
 import { parseId } from '../http/ids.js';
 import { brokenConstraint } from '../db/database-errors.js';
+import { enqueueJob } from '../queue/job-queue.js';
+import { commentMailJob } from './comment-mail.service.js';
 
 export interface CommentsDeps {
   db: Kysely<Database>;
@@ -90,6 +92,8 @@ export async function createComment(
     } catch (err) {
       throw foreignKeyError(err) ?? err;
     }
+    // The e-mails about it (to the blog's author, to the one replied to) are a job of the durable queue, queued with it.
+    await enqueueJob(trx, commentMailJob(id));
     return { id, blogOwnerId: blog.user_id, parentAuthorId };
   });
   const comment = await readComment(deps, written.id);

@@ -80,11 +80,11 @@ describe('every write records its blog’s event', () => {
     const one = await postBlog(t.app, author, { title: 'Reported', blog: 'Words.' });
     const two = await postBlog(t.app, author, { title: 'Another', blog: 'Words.' });
     await postBlog(t.app, author, { title: 'A draft of theirs', blog: 'Later.', status: 'draft' } as never);
-    expect(summary(await recorded(() => performAction(deps, by, { action: 'hide', targetType: 'blog', targetId: one.id })))).toEqual([[one.id, 'unpublished', 'moderator']]);
+    expect(summary(await recorded(() => performAction(deps, by, { action: 'hide', targetType: 'blog', targetId: one.id, reason: undefined })))).toEqual([[one.id, 'unpublished', 'moderator']]);
     // Hidden and then suspended: readers lose nothing more; the other public blog goes.
-    expect(summary(await recorded(() => performAction(deps, by, { action: 'suspend', userId: author.id })))).toEqual([[two.id, 'unpublished', 'suspension']]);
-    expect(summary(await recorded(() => performAction(deps, by, { action: 'unsuspend', userId: author.id })))).toEqual([[two.id, 'published', 'suspension']]);
-    expect(summary(await recorded(() => performAction(deps, by, { action: 'restore', targetType: 'blog', targetId: one.id })))).toEqual([[one.id, 'published', 'moderator']]);
+    expect(summary(await recorded(() => performAction(deps, by, { action: 'suspend', userId: author.id, reason: undefined })))).toEqual([[two.id, 'unpublished', 'suspension']]);
+    expect(summary(await recorded(() => performAction(deps, by, { action: 'unsuspend', userId: author.id, reason: undefined })))).toEqual([[two.id, 'published', 'suspension']]);
+    expect(summary(await recorded(() => performAction(deps, by, { action: 'restore', targetType: 'blog', targetId: one.id, reason: undefined })))).toEqual([[one.id, 'published', 'moderator']]);
   });
 
   it('records the deletion of each blog of a deleted account, public or not', async () => {

@@ -301,6 +301,23 @@ export interface ImportedItemTable {
   created_at: Generated<Date>;
 }
 
+/** An import started from the /import page, run by the durable queue (migration 2026-11-28-01). */
+export interface ImportRunTable {
+  id: string;
+  file_name: string;
+  /** The uploaded file, under `DATA_DIR/imports/<id>/`; removed when the import ends. */
+  file_path: string;
+  dry_run: boolean;
+  owner: ColumnType<{ email: string; name: string }, string, string>;
+  state: ColumnType<'running' | 'done' | 'failed', 'running' | 'done' | 'failed' | undefined, 'running' | 'done' | 'failed'>;
+  progress: ColumnType<{ done: number; total: number } | null, string | null | undefined, string | null>;
+  report: ColumnType<unknown | null, string | null | undefined, string | null>;
+  error: ColumnType<{ error: string; message: string } | null, string | null | undefined, string | null>;
+  started_by: string | null;
+  created_at: Generated<Date>;
+  finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -327,6 +344,7 @@ export interface Database {
   queued_jobs: QueuedJobTable;
   subscriptions: SubscriptionTable;
   imported_items: ImportedItemTable;
+  import_runs: ImportRunTable;
   federation_keys: FederationKeyTable;
   federation_kv: FederationKvTable;
   federation_followers: FederationFollowerTable;

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { sql } from 'kysely';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BlogPage } from '../../shared/blog-schema.js';
 import type { ImportJob } from '../../shared/import-schema.js';
+import { buildApp } from '../app.js';
 import { multipart } from '../testing/multipart.js';
 import { TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
 import { randomIp, type TestUser, uniqueEmail, useSignedUpUsers } from '../testing/test-users.js';
@@ -118,6 +121,38 @@ describe('the /import page API', () => {
     expect(after.statusCode, after.body).toBe(202);
     await t.settled();
     expect((await status(moderator, after.json<ImportJob>().id)).json<ImportJob>().report?.posts).toMatchObject({ imported: 0, unchanged: 7 });
+  });
+
+  it('an import its process left running is run again by the next start, and any process shows its progress and report', async () => {
+    // What a process killed mid-import leaves: the run's row, its file under DATA_DIR, and its job taken, its lease running.
+    const id = randomUUID();
+    const file = path.join(t.dataDir, 'imports', id, 'left.xml');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, WXR);
+    await t.database.db
+      .insertInto('import_runs')
+      .values({ id, file_name: 'left.xml', file_path: file, dry_run: true, owner: JSON.stringify({ email: MODERATOR_EMAIL, name: 'Moderator' }), progress: JSON.stringify({ done: 3, total: 9 }), started_by: moderator.id })
+      .execute();
+    await t.database.db
+      .insertInto('queued_jobs')
+      .values({ kind: 'import', key: `import:${id}`, payload: JSON.stringify({ runId: id }), state: 'running', attempts: 1, locked_until: sql<Date>`now() + interval '10 minutes'` })
+      .execute();
+    // Another process on the same database answers the page with what the row says, mid-way.
+    const other = await buildApp({ config: t.config, database: t.database, logger: false });
+    try {
+      const midway = await other.inject({ method: 'GET', url: `/api/imports/${id}`, headers: { cookie: moderator.cookie } });
+      expect(midway.json<ImportJob>()).toMatchObject({ state: 'running', progress: { done: 3, total: 9 }, report: null });
+      // The next start on this embedded database takes the job back at once (the lease was a dead process's).
+      await other.ready();
+      await expect.poll(async () => (await status(moderator, id)).json<ImportJob>().state, { timeout: 20_000 }).toBe('done');
+      const done = (await other.inject({ method: 'GET', url: `/api/imports/${id}`, headers: { cookie: moderator.cookie } })).json<ImportJob>();
+      // Seven posts, each found imported by the earlier tests (a dry run writes nothing either way).
+      expect(done).toMatchObject({ state: 'done', error: null, report: { dryRun: true } });
+      expect(done.report!.posts.imported + done.report!.posts.unchanged).toBe(7);
+      expect(existsSync(path.dirname(file))).toBe(false);
+    } finally {
+      await other.close();
+    }
   });
 
   it('answers 404 for an import it does not know', async () => {

@@ -1,7 +1,7 @@
 import fastifyMultipart from '@fastify/multipart';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -16,9 +16,9 @@ import type { AppError } from '../errors.js';
 import { badRequest, conflict, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 import { oneFileFormLimits, toMultipartError } from '../http/multipart-errors.js';
 import { moderatorGuard } from '../core/moderators.js';
-import { createImportJobs, type ImportUpload } from './import/import-jobs.js';
+import { findImport, ImportRunning, registerImportJob, startImport, writingImport, type ImportUpload } from './import/import-jobs.js';
 import { personOf } from './import/imported-post.js';
-import { idParams } from '../http/ids.js';
+import { idParams, parseId } from '../http/ids.js';
 
 const UPLOAD_LIMITS = oneFileFormLimits({ fileSize: IMPORT_UPLOAD_MAX_BYTES, fields: 2, fieldSize: 100 });
 const tooLarge = () => payloadTooLarge(`The file is larger than ${IMPORT_UPLOAD_MAX_LABEL}. Import it with \`npm run import\` on the server instead.`);
@@ -32,13 +32,7 @@ const wrongType = (name: string) =>
  */
 export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   await app.register(fastifyMultipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
-  const imports = createImportJobs({
-    db: deps.db,
-    storage: deps.storage,
-    log: app.log,
-    background: deps.background,
-    contentChanged: () => app.contentChanged([EVERYTHING_TAG]),
-  });
+  registerImportJob(deps.queue, { db: deps.db, storage: deps.storage, log: app.log, imported: () => app.contentChanged([EVERYTHING_TAG]) });
 
   const { requireModerator, moderatorOf } = moderatorGuard(deps);
 
@@ -56,13 +50,22 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     },
     async (request, reply) => {
       const moderator = moderatorOf(request);
-      const upload = await receiveUpload(request, moderator);
-      const writing = imports.writing();
+      const running = () => conflict(`The import of ${writing?.fileName} is still running. Wait for its report, then try again (a dry run may run beside it).`, 'IMPORT_RUNNING');
+      // Asked before the upload is read (a 200 MB file for nothing), and again, atomically, when the run is recorded.
+      let writing = await writingImport(deps);
+      const upload = await receiveUpload(request, moderator, deps.config.dataDir);
       if (writing && !upload.dryRun) {
         await rm(path.dirname(upload.file), { recursive: true, force: true });
-        throw conflict(`The import of ${writing.fileName} is still running. Wait for its report, then try again (a dry run may run beside it).`, 'IMPORT_RUNNING');
+        throw running();
       }
-      return reply.status(202).send(imports.start(upload));
+      try {
+        return reply.status(202).send(await startImport(deps, upload));
+      } catch (error) {
+        await rm(path.dirname(upload.file), { recursive: true, force: true });
+        if (!(error instanceof ImportRunning)) throw error;
+        writing = { fileName: error.fileName };
+        throw running();
+      }
     },
   );
 
@@ -79,20 +82,24 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       onRequest: requireModerator,
     },
     async (request) => {
-      const job = imports.get(request.params.id);
-      if (!job) throw notFound('No import has this id (an import is kept for an hour after it ends, in the process that ran it).');
+      const unknown = () => notFound('No import has this id.');
+      const job = await findImport(deps, parseId(request.params.id, unknown));
+      if (!job) throw unknown();
       return job;
     },
   );
 };
 
 /**
- * Writes the uploaded file to a folder of its own (the import reads it twice, and a zip needs a
- * file to seek in), under the name it had, so the reader knows its kind by its extension.
+ * Writes the uploaded file to a folder of its own under `DATA_DIR/imports/` (the import reads it
+ * twice, a zip needs a file to seek in, and an import taken again after a restart reads it from
+ * there), under the name it had, so the reader knows its kind by its extension.
  */
-async function receiveUpload(request: FastifyRequest, moderator: SessionUser): Promise<ImportUpload> {
+async function receiveUpload(request: FastifyRequest, moderator: SessionUser, dataDir: string): Promise<ImportUpload> {
   if (!request.isMultipart()) throw unsupportedMediaType('Send the export as multipart/form-data, in the field "file".');
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'import-upload-'));
+  const id = randomUUID();
+  const dir = path.join(dataDir, 'imports', id);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   let file: string | undefined;
   let fileName = '';
   let dryRun = false;
@@ -131,5 +138,5 @@ async function receiveUpload(request: FastifyRequest, moderator: SessionUser): P
     await rm(dir, { recursive: true, force: true });
     throw failure;
   }
-  return { file: file!, fileName, dryRun, owner: personOf(moderator.email, undefined, 'owner') };
+  return { id, file: file!, fileName, dryRun, owner: personOf(moderator.email, undefined, 'owner'), startedBy: moderator.id };
 }

@@ -172,9 +172,17 @@ export function createJobQueue(options: QueueOptions): JobQueue {
         where id = ${job.id} and state = 'running' and attempts = ${job.attempt}`.execute(db);
   };
 
+  // A job that runs longer than a third of its lease (an import) keeps its lease alive, so no
+  // other process takes it while this one lives; a process that dies stops renewing it.
+  const renew = (job: QueuedJob) =>
+    sql`update queued_jobs set locked_until = now() + ${leaseMs}::integer * interval '1 millisecond'
+        where id = ${job.id} and state = 'running' and attempts = ${job.attempt}`.execute(db);
+
   const runJob = async (job: QueuedJob) => {
     const jobLog = log.child({ job: job.kind, jobId: job.id, attempt: job.attempt });
     const kind = kinds.get(job.kind)!;
+    const heartbeat = setInterval(() => void renew(job).catch((err: unknown) => jobLog.warn({ err }, 'job queue: could not renew a lease')), Math.max(1000, Math.floor(leaseMs / 3)));
+    heartbeat.unref();
     try {
       // A run beyond the last attempt is one whose process stopped during the last: it is not tried again.
       if (job.attempt > job.maxAttempts) throw new PermanentJobError(`stopped during its last attempt (${job.maxAttempts})`);
@@ -184,6 +192,8 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       const final = error instanceof PermanentJobError || job.attempt >= job.maxAttempts;
       jobLog[final ? 'error' : 'warn']({ err: error }, final ? 'queued job failed for good' : 'queued job failed; it will be retried');
       await fail(job, error).catch((err: unknown) => jobLog.error({ err }, 'could not record the failure; the lease will run out'));
+    } finally {
+      clearInterval(heartbeat);
     }
   };
 

@@ -1,92 +1,106 @@
-import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportJob } from '../../../shared/import-schema.js';
-import type { BackgroundTasks } from '../../background/background-tasks.js';
+import { enqueueJob, type JobQueue } from '../../queue/job-queue.js';
 import { ImportRefused } from './import-archive.js';
 import type { ImportedPerson } from './imported-post.js';
-import { runImport, type ImportDeps, type ImportReport } from './import.service.js';
+import { runImport, type ImportDeps } from './import.service.js';
+import { findImportRun, findWritingRun, finishImportRun, insertImportRun, saveImportProgress } from './import-runs.repository.js';
 
-/** How long a finished import's report stays to be read by the page that started it. */
-const KEEP_FINISHED_MS = 60 * 60 * 1000;
+export const IMPORT_JOB = 'import';
+
+/** The import's progress is written at most this often (a post takes a few milliseconds). */
+const PROGRESS_EVERY_MS = 1000;
 
 export interface ImportUpload {
-  /** The uploaded file, in a folder of its own that is removed when the import ends. */
+  /** The run's id; the uploaded file is in `DATA_DIR/imports/<id>/`, removed when the import ends. */
+  id: string;
   file: string;
   /** The name the moderator's file had, for messages (never a path of ours). */
   fileName: string;
   dryRun: boolean;
   /** Markdown files that name no author, and Ghost posts whose export names none, become this person's (the moderator). */
   owner: ImportedPerson;
+  startedBy: string;
+}
+
+/** Answered when a writing import is asked for while another writes (two could both find a post new). */
+export class ImportRunning extends Error {
+  constructor(readonly fileName: string) {
+    super(`The import of ${fileName} is still running.`);
+  }
 }
 
 /**
- * Imports started from the /import page, run in the background of this process and kept in
- * memory with their progress and report, so the page can poll. The import itself is the command
- * line's (`runImport`): the same reading, rules, transactions and report.
+ * Imports started from the /import page run as jobs of the durable queue (docs/jobs.md): the run's
+ * row holds its progress and report, so the page can poll any process, and they outlive a restart.
+ * The job is the command line's import (`runImport`): the same reading, rules, transactions and
+ * report. A process that dies mid-import leaves the job to be taken again (at once on PGlite, when
+ * its lease runs out on Postgres): the import runs again from its file, and what it had written is
+ * found unchanged. One writing import at a time, across processes (a unique index); a dry run may
+ * run beside it.
  */
-export function createImportJobs(deps: ImportDeps & { background: BackgroundTasks; contentChanged: () => Promise<void> }) {
-  const jobs = new Map<string, ImportJob & { finishedAt?: number }>();
-
-  const forgetOld = () => {
-    for (const [id, job] of jobs) if (job.finishedAt !== undefined && Date.now() - job.finishedAt > KEEP_FINISHED_MS) jobs.delete(id);
-  };
-
-  /** A refusal names the file by the moderator's name, not by our temporary path. */
-  const refusal = (error: unknown, upload: ImportUpload) => {
-    if (error instanceof ImportRefused) return { error: 'IMPORT_REFUSED', message: error.message.replaceAll(upload.file, upload.fileName) };
-    deps.log.error({ err: error }, 'import failed');
-    return { error: 'IMPORT_FAILED', message: 'The import stopped because of an error on the server; the posts written before it stay. See the server log.' };
-  };
-
-  return {
-    /** The import that writes, if one is under way: two at once could both find a post new and write it twice. */
-    writing(): ImportJob | undefined {
-      return [...jobs.values()].find((job) => job.state === 'running' && !job.dryRun);
+export function registerImportJob(queue: JobQueue, deps: ImportDeps & { imported: () => Promise<void> }): void {
+  queue.register<{ runId: string }>({
+    kind: IMPORT_JOB,
+    async run(job, { log }) {
+      const run = await findImportRun(deps.db, job.payload.runId);
+      if (!run || run.state !== 'running') return;
+      let lastWrite = 0;
+      let progressWrite = Promise.resolve();
+      try {
+        const report = await runImport({ ...deps, log }, run.file_path, {
+          dryRun: run.dry_run,
+          owner: run.owner,
+          ownerNote: 'the moderator who imported it',
+          onProgress: (progress) => {
+            if (Date.now() - lastWrite < PROGRESS_EVERY_MS && progress.done < progress.total) return;
+            lastWrite = Date.now();
+            progressWrite = progressWrite.then(() => saveImportProgress(deps.db, run.id, progress)).catch((err: unknown) => log.warn({ err }, 'import: could not save its progress'));
+          },
+        });
+        await progressWrite;
+        await finishImportRun(deps.db, run.id, { state: 'done', report });
+      } catch (error) {
+        await progressWrite;
+        await finishImportRun(deps.db, run.id, { state: 'failed', error: refusal(error, run, log) });
+      } finally {
+        await rm(path.dirname(run.file_path), { recursive: true, force: true });
+        // Cached pages may show what was imported (posts written before a failure too): comments, accounts.
+        if (!run.dry_run) await deps.imported();
+      }
     },
+  });
+}
 
-    start(upload: ImportUpload): ImportJob {
-      forgetOld();
-      const job: ImportJob & { finishedAt?: number } = {
-        id: randomUUID(),
-        fileName: upload.fileName,
-        dryRun: upload.dryRun,
-        state: 'running',
-        progress: null,
-        report: null,
-        error: null,
-      };
-      jobs.set(job.id, job);
-      deps.background.run('import', async () => {
-        try {
-          const report: ImportReport = await runImport(deps, upload.file, {
-            dryRun: upload.dryRun,
-            owner: upload.owner,
-            ownerNote: 'the moderator who imported it',
-            onProgress: (progress) => {
-              job.progress = progress;
-            },
-          });
-          job.report = report;
-          job.state = 'done';
-        } catch (error) {
-          job.error = refusal(error, upload);
-          job.state = 'failed';
-        } finally {
-          job.finishedAt = Date.now();
-          await rm(path.dirname(upload.file), { recursive: true, force: true });
-          // Cached pages and lists may show what was imported (posts written before a failure too).
-          if (!upload.dryRun) await deps.contentChanged();
-        }
-      });
-      return { ...job };
-    },
+/** A refusal names the file by the moderator's name, not by our path. */
+function refusal(error: unknown, run: { file_path: string; file_name: string }, log: ImportDeps['log']) {
+  if (error instanceof ImportRefused) return { error: 'IMPORT_REFUSED', message: error.message.replaceAll(run.file_path, run.file_name) };
+  log.error({ err: error }, 'import failed');
+  return { error: 'IMPORT_FAILED', message: 'The import stopped because of an error on the server; the posts written before it stay. See the server log.' };
+}
 
-    get(id: string): ImportJob | undefined {
-      const job = jobs.get(id);
-      if (!job) return undefined;
-      const { finishedAt: _, ...shown } = job;
-      return shown;
-    },
-  };
+/** Records the run and queues its job; throws `ImportRunning` when a writing import is under way. */
+export async function startImport(deps: Pick<ImportDeps, 'db'> & { queue: JobQueue }, upload: ImportUpload): Promise<ImportJob> {
+  const started = await deps.db.transaction().execute(async (trx) => {
+    if (!(await insertImportRun(trx, { id: upload.id, fileName: upload.fileName, filePath: upload.file, dryRun: upload.dryRun, owner: upload.owner, startedBy: upload.startedBy }))) return false;
+    await enqueueJob(trx, { kind: IMPORT_JOB, key: `${IMPORT_JOB}:${upload.id}`, payload: { runId: upload.id }, maxAttempts: 3 });
+    return true;
+  });
+  if (!started) throw new ImportRunning((await findWritingRun(deps.db))?.file_name ?? 'another file');
+  deps.queue.wake();
+  return { id: upload.id, fileName: upload.fileName, dryRun: upload.dryRun, state: 'running', progress: null, report: null, error: null };
+}
+
+/** The import as the page sees it; undefined for no such run. */
+export async function findImport(deps: Pick<ImportDeps, 'db'>, id: string): Promise<ImportJob | undefined> {
+  const run = await findImportRun(deps.db, id);
+  if (!run) return undefined;
+  return { id: run.id, fileName: run.file_name, dryRun: run.dry_run, state: run.state, progress: run.progress, report: run.report as ImportJob['report'], error: run.error };
+}
+
+/** The import that writes, if one is under way. */
+export async function writingImport(deps: Pick<ImportDeps, 'db'>): Promise<{ fileName: string } | undefined> {
+  const run = await findWritingRun(deps.db);
+  return run && { fileName: run.file_name };
 }
