@@ -3,8 +3,16 @@ import { z } from 'zod';
 import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 import type { Database } from '../db/schema.js';
 import { remoteCommentMarkup } from '../markdown/remote-markup.js';
-import { blogVisibleTo } from './blog-visibility.js';
 import { webLinkOrNull } from './remote-links.js';
+import {
+  deleteComment,
+  findCommentIdOfRemoteObject,
+  findCommentOfBlog,
+  findRemoteReply,
+  insertRemoteReplyComment,
+  blogIsPublic,
+  updateRemoteReplyText,
+} from './remote-replies.repository.js';
 
 /**
  * Replies from the fediverse, kept as comments (issue #20): a remote `Note` in reply to one of our
@@ -47,38 +55,27 @@ export async function saveRemoteReply(
 ): Promise<{ commentId: string; created: boolean } | null> {
   const { db } = deps;
   if (!isUuid(reply.blogId)) return null;
-  const blog = await db.selectFrom('blogs').select('id').where('id', '=', reply.blogId).where(blogVisibleTo(null)).executeTakeFirst();
-  if (!blog) return null;
-  const existing = await db.selectFrom('comments').select('id').where('remote_object_id', '=', reply.objectId).executeTakeFirst();
-  if (existing) return { commentId: existing.id, created: false };
+  if (!(await blogIsPublic(db, reply.blogId))) return null;
+  const existing = await findCommentIdOfRemoteObject(db, reply.objectId);
+  if (existing) return { commentId: existing, created: false };
 
   const parentId = reply.parentCommentId === null ? null : await threadTop(db, reply.blogId, reply.parentCommentId);
   const profileUrl = webLinkOrNull(reply.actor.url);
   const markup = remoteCommentMarkup(reply.html, profileUrl ?? webLinkOrNull(reply.actor.id) ?? '');
-  const inserted = await db
-    .insertInto('comments')
-    .values({
-      blog_id: reply.blogId,
-      user_id: null,
-      parent_id: parentId,
-      body: markup.text.slice(0, TEXT_MAX),
-      html: markup.html,
-      remote_object_id: reply.objectId,
-      remote_actor_id: reply.actor.id,
-      remote_author_name: reply.actor.name.slice(0, NAME_MAX),
-      remote_author_url: profileUrl,
-      ...(reply.published && reply.published.getTime() <= Date.now() ? { created_at: reply.published, updated_at: reply.published } : {}),
-    })
-    // The same object delivered twice at once (a shared inbox and a personal one): one comment.
-    .onConflict((oc) => oc.column('remote_object_id').where('remote_object_id', 'is not', null).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (!inserted) {
-    const raced = await db.selectFrom('comments').select('id').where('remote_object_id', '=', reply.objectId).executeTakeFirstOrThrow();
-    return { commentId: raced.id, created: false };
-  }
+  const saved = await insertRemoteReplyComment(db, {
+    blogId: reply.blogId,
+    parentId,
+    body: markup.text.slice(0, TEXT_MAX),
+    html: markup.html,
+    objectId: reply.objectId,
+    actorId: reply.actor.id,
+    authorName: reply.actor.name.slice(0, NAME_MAX),
+    authorUrl: profileUrl,
+    createdAt: reply.published && reply.published.getTime() <= Date.now() ? reply.published : null,
+  });
+  if (!saved.created) return saved;
   await deps.contentChanged([LISTS_TAG, blogTag(reply.blogId)]);
-  return { commentId: inserted.id, created: true };
+  return saved;
 }
 
 /** Its author edited it: the new text replaces the old. False: no such reply of that actor. */
@@ -86,11 +83,7 @@ export async function updateRemoteReply(deps: RemoteReplyDeps, reply: { objectId
   const current = await findRemoteReply(deps.db, reply);
   if (!current) return false;
   const markup = remoteCommentMarkup(reply.html, webLinkOrNull(current.remote_author_url) ?? webLinkOrNull(reply.actorId) ?? '');
-  await deps.db
-    .updateTable('comments')
-    .set({ body: markup.text.slice(0, TEXT_MAX), html: markup.html, updated_at: new Date() })
-    .where('id', '=', current.id)
-    .execute();
+  await updateRemoteReplyText(deps.db, current.id, { body: markup.text.slice(0, TEXT_MAX), html: markup.html });
   await deps.contentChanged([blogTag(current.blog_id)]);
   return true;
 }
@@ -99,19 +92,9 @@ export async function updateRemoteReply(deps: RemoteReplyDeps, reply: { objectId
 export async function deleteRemoteReply(deps: RemoteReplyDeps, reply: { objectId: string; actorId: string }): Promise<boolean> {
   const current = await findRemoteReply(deps.db, reply);
   if (!current) return false;
-  await deps.db.deleteFrom('comments').where('id', '=', current.id).execute();
+  await deleteComment(deps.db, current.id);
   await deps.contentChanged([LISTS_TAG, blogTag(current.blog_id)]);
   return true;
-}
-
-/** Matched on the actor too: no one changes another's reply. */
-function findRemoteReply(db: Kysely<Database>, reply: { objectId: string; actorId: string }) {
-  return db
-    .selectFrom('comments')
-    .select(['id', 'blog_id', 'remote_author_url'])
-    .where('remote_object_id', '=', reply.objectId)
-    .where('remote_actor_id', '=', reply.actorId)
-    .executeTakeFirst();
 }
 
 const uuid = z.uuid();
@@ -120,11 +103,6 @@ const isUuid = (id: string) => uuid.safeParse(id).success;
 /** Replies are one level deep: a reply to a reply joins its thread; a comment of another blog is ignored. */
 async function threadTop(db: Kysely<Database>, blogId: string, commentId: string): Promise<string | null> {
   if (!isUuid(commentId)) return null;
-  const parent = await db
-    .selectFrom('comments')
-    .select(['id', 'parent_id'])
-    .where('id', '=', commentId)
-    .where('blog_id', '=', blogId)
-    .executeTakeFirst();
+  const parent = await findCommentOfBlog(db, blogId, commentId);
   return parent ? (parent.parent_id ?? parent.id) : null;
 }

@@ -6,6 +6,7 @@ import { BLOG_FEDERATE_JOB, type BlogFederatePayload } from '../core/blog-federa
 import type { JobKind, JobQueue } from '../queue/job-queue.js';
 import type { SiteFederation } from './federation.js';
 import { registerFederationJobs } from './federation-loader.js';
+import { performAction } from '../moderation/moderation.service.js';
 import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { createSignedInUsers } from '../testing/signed-in-users.js';
@@ -21,10 +22,11 @@ async function handleOf(t: { database: { db: Kysely<Database> } }, userId: strin
 describe('federation: discovery', () => {
   const t = useTestApp();
   // Written straight into the tables (Better Auth's sign-up is not needed here); the trigger gives the handle.
-  const users = { author: {} as TestUser };
+  const users = { author: {} as TestUser, moderator: {} as TestUser };
   beforeAll(async () => {
-    const [author] = await createSignedInUsers({ db: t.database.db, authSecret: t.config.authSecret }, 1);
+    const [author, moderator] = await createSignedInUsers({ db: t.database.db, authSecret: t.config.authSecret }, 2);
     Object.assign(users.author, author);
+    Object.assign(users.moderator, moderator);
   });
 
   it('answers WebFinger for acct:handle@host with the actor, and 404 for an unknown handle', async () => {
@@ -139,36 +141,51 @@ describe('federation: discovery', () => {
     expect(response.statusCode).toBe(401);
   });
 
-  it('delivers a published blog to followers, never a draft, and nothing for a suspended author', async () => {
+  it('delivers a published blog to followers, never a draft; a suspension sends a Delete and its end a Create again', async () => {
     await t.database.db
       .insertInto('federation_followers')
       .values({ user_id: users.author.id, actor_id: 'https://remote.invalid/users/reader', inbox_url: 'https://remote.invalid/users/reader/inbox', shared_inbox_url: null, handle: 'reader@remote.invalid', name: 'Reader', follow_id: 'https://remote.invalid/follows/1' })
       .execute();
-    const deliveries = async () => (await t.database.db.selectFrom('queued_jobs').select('payload').where('kind', '=', 'federation-message').execute()).length;
+    // Each delivery to an inbox, by its activity's type (Fedify may first queue a fan-out message,
+    // which queues the deliveries; the remote inbox never answers, so a delivery stays with its payload).
+    const deliveries = async () =>
+      (await t.database.db.selectFrom('queued_jobs').select('payload').where('kind', '=', 'federation-message').orderBy('id').execute())
+        .map((row) => (row.payload as { message?: { type?: string; activityType?: string } }).message)
+        .filter((message) => message?.type === 'outbox')
+        .map((message) => message!.activityType!);
     const federateJobs = async () => (await t.database.db.selectFrom('queued_jobs').select('id').where('kind', '=', 'blog-federate').execute()).length;
+    const moderator = { id: users.moderator.id, email: users.moderator.email } as never;
+    const moderate = (action: 'suspend' | 'unsuspend') => performAction({ db: t.database.db, config: t.config }, moderator, { action, userId: users.author.id, reason: undefined });
     try {
       await t.settled();
-      const before = await deliveries();
+      const before = (await deliveries()).length;
       const jobsBefore = await federateJobs();
-      const blog = await postBlog(t.app, users.author, { title: 'For my followers', blog: 'Hello.' });
+      await postBlog(t.app, users.author, { title: 'For my followers', blog: 'Hello.' });
       await t.settled();
       expect(await federateJobs()).toBe(jobsBefore + 1);
-      expect(await deliveries()).toBe(before + 1);
+      expect(await deliveries()).toHaveLength(before + 1);
 
       // A draft queues no federation job at all.
       await postBlog(t.app, users.author, { title: 'Still a draft', blog: 'Later.', status: 'draft' } as never);
       await t.settled();
       expect(await federateJobs()).toBe(jobsBefore + 1);
 
-      // Suspended: the hook's job runs and sends nothing.
-      await t.database.db.updateTable('user').set({ suspended_at: new Date() }).where('id', '=', users.author.id).execute();
-      await t.database.db.updateTable('blogs').set({ author_suspended_at: new Date() }).where('user_id', '=', users.author.id).execute();
-      const { queueBlogFederation } = await import('../core/blog-federation.js');
-      await queueBlogFederation(t.database.db, true, { blogId: blog.id, action: 'update' });
-      t.app.queue.wake();
+      // Suspended: each public blog of theirs leaves the follower's server (a Delete, signed by the
+      // author); the draft sends nothing. Restored: each comes back (a Create).
+      const publicBlogs = (await t.database.db.selectFrom('blogs').select('id').where('user_id', '=', users.author.id).where('status', '=', 'published').execute()).length;
+      expect(publicBlogs).toBeGreaterThanOrEqual(1);
+      await moderate('suspend');
       await t.settled();
-      expect(await federateJobs()).toBe(jobsBefore + 2);
-      expect(await deliveries()).toBe(before + 1);
+      expect(await federateJobs()).toBe(jobsBefore + 1 + publicBlogs);
+      const suspended = await deliveries();
+      expect(suspended).toHaveLength(before + 1 + publicBlogs);
+      expect(suspended.slice(-publicBlogs).every((type) => /Delete$/.test(type))).toBe(true);
+      await moderate('unsuspend');
+      await t.settled();
+      expect(await federateJobs()).toBe(jobsBefore + 1 + 2 * publicBlogs);
+      const restored = await deliveries();
+      expect(restored).toHaveLength(before + 1 + 2 * publicBlogs);
+      expect(restored.slice(-publicBlogs).every((type) => /Create$/.test(type))).toBe(true);
     } finally {
       await t.database.db.updateTable('user').set({ suspended_at: null }).where('id', '=', users.author.id).execute();
       await t.database.db.updateTable('blogs').set({ author_suspended_at: null }).where('user_id', '=', users.author.id).execute();
@@ -181,7 +198,7 @@ describe('federation: discovery', () => {
     const queue = { register: (kind: JobKind<unknown>) => kinds.set(kind.kind, kind) } as unknown as JobQueue;
     const federateBlog = vi.fn(async () => {});
     const load = vi.fn(async () => ({ federateBlog }) as unknown as SiteFederation);
-    registerFederationJobs(queue, t.database.db, load);
+    registerFederationJobs(queue, { subscribe: () => {}, consumers: () => [] }, t.database.db, load);
     const run = (payload: BlogFederatePayload) => kinds.get(BLOG_FEDERATE_JOB)!.run({ payload } as never, {} as never);
     const payload: BlogFederatePayload = { blogId: '00000000-0000-4000-8000-000000000001', action: 'create', userId: users.author.id, handle: 'someone' };
     await run(payload);
