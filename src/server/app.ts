@@ -179,7 +179,7 @@ export async function buildApp(options: BuildAppOptions) {
   const cache = config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes, securityHeaders) : undefined;
   // Before the cache's hook, which answers hits without running the hooks after it.
   // Features register their background jobs with this one runner, below (docs/jobs.md).
-  const jobs = createJobRunner({ database, log: app.log.child({ module: 'jobs' }) });
+  const jobs = createJobRunner({ database, queue, log: app.log.child({ module: 'jobs' }) });
   app.decorate('jobs', jobs);
   if (config.metrics) {
     // The runner's jobs run on schedules (nothing waits for them); the durable queue's depth is its own gauge.

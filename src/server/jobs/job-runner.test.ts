@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { createJobRunner, type JobRunner } from './job-runner.js';
+import { createJobQueue, type JobQueue } from '../queue/job-queue.js';
+import { createJobRunner, recurringKind, type JobRunner } from './job-runner.js';
 
 /** A logger that keeps what it was told, to check each run is logged. */
 function recordingLog() {
@@ -35,29 +36,30 @@ describe('the job runner', () => {
   let t: TestApp;
   const runners: JobRunner[] = [];
   beforeAll(async () => {
-    t = await createTestApp();
+    // The queue looks for due jobs often, so that periods of a tenth of a second follow each other.
+    t = await createTestApp({ QUEUE_POLL_MS: '20' });
   });
   afterAll(async () => {
     await Promise.all(runners.map((runner) => runner.stop()));
     await t.close();
   });
-  const runner = (log = recordingLog().log) => {
-    const made = createJobRunner({ database: t.database, log });
+  const runner = (log = recordingLog().log, queue?: JobQueue) => {
+    const made = createJobRunner({ database: t.database, log, queue });
     runners.push(made);
     return made;
   };
 
-  it('runs before-listen jobs inside start(), background ones right after, and scheduled ones again and again', async () => {
-    const jobs = runner();
+  it('runs before-listen jobs inside start(), background ones right after, and scheduled ones once per period', async () => {
+    const jobs = runner(recordingLog().log, t.app.queue);
     const order: string[] = [];
     jobs.register({ name: 'first', runAtStart: 'before-listen', run: async () => void order.push('first') });
     jobs.register({ name: 'soon', runAtStart: 'background', run: async () => void order.push('soon') });
     let ticks = 0;
-    jobs.register({ name: 'ticking', intervalMs: 20, run: async () => ({ ticks: ++ticks }) });
+    jobs.register({ name: 'ticking', intervalMs: 100, run: async () => ({ ticks: ++ticks }) });
     await jobs.start();
     expect(order).toEqual(['first']);
     await vi.waitFor(() => expect(order).toEqual(['first', 'soon']));
-    await vi.waitFor(() => expect(ticks).toBeGreaterThanOrEqual(3));
+    await vi.waitFor(() => expect(ticks).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     await jobs.stop();
     const stopped = ticks;
     const stats = Object.fromEntries(jobs.stats().map((each) => [each.name, each]));
@@ -65,8 +67,29 @@ describe('the job runner', () => {
     expect(stats.ticking).toMatchObject({ runs: stopped, failures: 0, lastCounts: { ticks: stopped } });
     expect(stats.ticking!.lastDurationMs).toBeGreaterThanOrEqual(0);
     // Stopped means stopped: no later tick.
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(ticks).toBe(stopped);
+  });
+
+  it('runs a scheduled job once per period with two processes: each period is one job of the queue, taken by one of them', async () => {
+    // Two "processes": two queues and two runners on the one database, each registering the same job.
+    const other = createJobQueue({ db: t.database.db, log: recordingLog().log, pollMs: 20 });
+    const runs: string[] = [];
+    const first = runner(recordingLog().log, t.app.queue);
+    const second = runner(recordingLog().log, other);
+    first.register({ name: 'shared', intervalMs: 150, run: async () => void runs.push('first') });
+    second.register({ name: 'shared', intervalMs: 150, run: async () => void runs.push('second') });
+    await Promise.all([first.start(), second.start(), other.start()]);
+    try {
+      await vi.waitFor(() => expect(runs.length).toBeGreaterThanOrEqual(4), { timeout: 10_000 });
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+      await other.stop();
+    }
+    const periods = await t.database.db.selectFrom('queued_jobs').select(['key', 'state']).where('kind', '=', recurringKind('shared')).where('state', '=', 'done').execute();
+    // Every run is one period's job, done once: as many runs as periods done, no key twice.
+    expect(runs.length).toBe(periods.length);
+    expect(new Set(periods.map((row) => row.key)).size).toBe(periods.length);
   });
 
   it('logs the start, the end with its counts, and a failure; counts the failure; runs the job again at its next turn', async () => {

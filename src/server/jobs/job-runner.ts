@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DatabaseKind } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { enqueueJob, type JobQueue } from '../queue/job-queue.js';
 import { withJobLock } from './job-lock.js';
 
 /** What a run did, by name (`{ removed: 3, bytesFreed: 51200 }`): logged, and kept in the job's stats. */
@@ -22,7 +23,10 @@ export interface JobDefinition {
    * Unset: the first run waits for the interval.
    */
   runAtStart?: 'before-listen' | 'background';
-  /** Runs again this long after each run ends (never two at once); unset: no schedule. */
+  /**
+   * Runs once in each period of this length (periods counted from the epoch), as a recurring job of
+   * the durable queue: with any number of processes, one run per period. Unset: no schedule.
+   */
   intervalMs?: number;
   run(context: JobContext): Promise<JobCounts | void>;
 }
@@ -63,6 +67,16 @@ export interface JobRunner {
 export interface JobRunnerDeps {
   database: { db: Kysely<Database>; kind: DatabaseKind };
   log: FastifyBaseLogger;
+  /** Runs the scheduled jobs (the app's); a runner without one (a command line's) only runs `runNow`. */
+  queue?: JobQueue;
+}
+
+/** The queue's kind for a recurring job. */
+export const recurringKind = (name: string) => `recurring:${name}`;
+
+/** A recurring job's run for the period `slot` (the period's index since the epoch): one per key. */
+function recurringJob(name: string, intervalMs: number, slot: number, runAt: Date) {
+  return { kind: recurringKind(name), key: `${recurringKind(name)}:${intervalMs}:${slot}`, payload: { slot }, runAt, maxAttempts: 2 };
 }
 
 interface JobState {
@@ -73,9 +87,10 @@ interface JobState {
 }
 
 /**
- * The one place background work runs: each feature registers its jobs (`*.jobs.ts` beside its
- * code), `buildApp` owns the runner, `main.ts` starts it and the app's close stops it.
- * See docs/jobs.md.
+ * The server's own work, outside requests: each feature registers its jobs (`*.job.ts` beside its
+ * code), `buildApp` owns the runner, `main.ts` starts it and the app's close stops it. Start-up
+ * work runs here (before the server listens, or once in the background); scheduled work is a
+ * recurring job of the durable queue, one run per period across processes. See docs/jobs.md.
  */
 export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   const jobs = new Map<string, JobState>();
@@ -124,24 +139,46 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     if (stopping.signal.aborted) return;
     state.timer = setTimeout(() => {
       state.timer = null;
-      void runOnce(state, stopping.signal).then(() => {
-        if (state.job.intervalMs !== undefined) schedule(state, state.job.intervalMs);
-      });
+      void runOnce(state, stopping.signal);
     }, delayMs);
     // A scheduled run never keeps the process alive by itself.
     state.timer.unref();
+  };
+
+  /**
+   * The next period's run, queued before this one's work starts (a failed or killed run does not
+   * break the chain; each start queues it too). Its key names the period: whichever process queues
+   * it first, it exists once, and the queue gives it to one process.
+   */
+  const queueNextPeriod = async (job: JobDefinition, intervalMs: number, now = Date.now()) => {
+    const slot = Math.floor(now / intervalMs) + 1;
+    await enqueueJob(deps.database.db, recurringJob(job.name, intervalMs, slot, new Date(slot * intervalMs)));
+  };
+
+  const registerRecurring = (queue: JobQueue, state: JobState, intervalMs: number) => {
+    queue.register<{ slot: number }>({
+      kind: recurringKind(state.job.name),
+      async run() {
+        if (stopping.signal.aborted) return;
+        await queueNextPeriod(state.job, intervalMs);
+        // A failure is logged and counted by the runner; the next period runs as usual.
+        await runOnce(state, stopping.signal);
+      },
+    });
   };
 
   return {
     register(job) {
       if (started) throw new Error(`job ${job.name}: register jobs before the runner starts`);
       if (jobs.has(job.name)) throw new Error(`job ${job.name} is registered twice`);
-      jobs.set(job.name, {
+      const state: JobState = {
         job,
         running: null,
         timer: null,
         stats: { name: job.name, runs: 0, failures: 0, skipped: 0, running: false, lastStartedAt: null, lastDurationMs: null, lastCounts: null, lastError: null },
-      });
+      };
+      jobs.set(job.name, state);
+      if (deps.queue && job.intervalMs !== undefined) registerRecurring(deps.queue, state, job.intervalMs);
     },
     async start() {
       if (started) return;
@@ -152,8 +189,14 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         if (outcome.status === 'failed') throw outcome.error;
       }
       for (const state of jobs.values()) {
-        if (state.job.runAtStart === 'background') schedule(state, 0);
-        else if (state.job.intervalMs !== undefined) schedule(state, state.job.intervalMs);
+        const { intervalMs, runAtStart } = state.job;
+        if (intervalMs !== undefined && deps.queue) {
+          // 'background': this period's run, soon (unless a process already ran it); else the next period's.
+          const now = Date.now();
+          if (runAtStart === 'background') await enqueueJob(deps.database.db, recurringJob(state.job.name, intervalMs, Math.floor(now / intervalMs), new Date(now)));
+          await queueNextPeriod(state.job, intervalMs, now);
+          deps.queue.wake();
+        } else if (runAtStart === 'background') schedule(state, 0);
       }
     },
     async stop() {
