@@ -9,6 +9,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { JobQueue } from './queue/job-queue.js';
 import type { RateLimiter } from './rate-limit/rate-limit.js';
 import type { ImageStorage } from './storage/storage.js';
+import type { ContentChanges } from './cache/content-changes.js';
 
 /**
  * What every route plugin receives: the app's parts, built once in `buildApp`. In its own
@@ -30,4 +31,6 @@ export interface AppDeps {
   publicData: PublicData;
   /** Signed-in readers' own votes on the cards they are shown, batched per event-loop turn. */
   viewerVotes: ViewerVotes;
+  /** What work outside a request changed, as cache tags (a request's route declares its own: `changes`). */
+  contentChanges: ContentChanges;
 }

@@ -51,6 +51,7 @@ import { queuedMailer, registerMailJob, sendRate } from './mail/mail-queue.js';
 import { createJobQueue, type JobQueue } from './queue/job-queue.js';
 import { createBlogEvents } from './core/blog-events.js';
 import { invalidateOnBlogEvents } from './cache/blog-event-invalidation.js';
+import type { ContentChanges } from './cache/content-changes.js';
 import { registerQueueCleanupJob } from './queue/queue-cleanup.job.js';
 import { registerContactJob } from './contact/contact.service.js';
 import { registerSubscriptionJobs } from './subscriptions/new-post-mail.js';
@@ -65,7 +66,6 @@ import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { registerBlogRenderingJob } from './blogs/blog-rendering.job.js';
 import { registerImageVariantsJob } from './images/image-variants.job.js';
 import { registerStorageSweepJob } from './storage-sweep/storage-sweep.job.js';
-import { LISTS_TAG, blogTag } from '../shared/cache-tags.js';
 import { createFederationLoader, registerFederationJobs, registerFederationKvCleanup, type FederationLoader } from './federation/federation-loader.js';
 import { federationRoutes, registerArticleNegotiation } from './federation/federation.routes.js';
 
@@ -94,7 +94,6 @@ const DEFAULT_WEB_ROOT = import.meta.url.endsWith('.ts')
 
 declare module 'fastify' {
   interface FastifyInstance {
-    contentChanged(tags: readonly string[]): Promise<void>;
     /** The app's background jobs: `main.ts` starts them, the app's close stops them (docs/jobs.md). */
     jobs: JobRunner;
     /** The durable job queue: its workers start when the app is ready and stop when it closes. */
@@ -144,8 +143,13 @@ export async function buildApp(options: BuildAppOptions) {
     now: options.now,
   });
   app.decorate('queue', queue);
+  // What writes outside a request changed (cache/content-changes.ts): the cached answers under
+  // those tags go, here and in every other process (the invalidation is made below).
+  let invalidation: CacheInvalidation | undefined;
+  const contentChanges: ContentChanges = { changed: async (tags) => invalidation?.publish(tags) };
   // A blog's lifecycle (core/blog-events.ts): the features below subscribe to its events.
   const blogEvents = createBlogEvents(queue);
+  invalidateOnBlogEvents(blogEvents, contentChanges);
   const send = sendRate(config.mail.sendPerMinute);
   registerMailJob(queue, send, transport);
   const mailer = queuedMailer(database.db, queue);
@@ -160,7 +164,7 @@ export async function buildApp(options: BuildAppOptions) {
       db: database.db,
       storage,
       queue,
-      contentChanged: (tags) => app.contentChanged(tags),
+      contentChanges,
     });
     registerFederationJobs(queue, blogEvents, database.db, loadFederation);
     // Before the response cache's hook: a server asking for an Article never gets a cached page.
@@ -174,7 +178,6 @@ export async function buildApp(options: BuildAppOptions) {
   // before the security headers' hook, since a hit sends them itself (precomputed with its own).
   // One listening connection per process carries both the response cache's notices and the
   // session memory's `session_ended`.
-  let invalidation: CacheInvalidation | undefined;
   let publicData = noPublicData;
   const cache = config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes, securityHeaders) : undefined;
   // Before the cache's hook, which answers hits without running the hooks after it.
@@ -207,18 +210,13 @@ export async function buildApp(options: BuildAppOptions) {
     app.addHook('onClose', () => notices.close());
     if (cache) {
       invalidation = notices;
-      invalidateOnBlogEvents(blogEvents, notices);
       publicData = createPublicData(publicStore, notices);
       registerResponseCache(app, cache, notices, limiter);
     }
   }
   const viewerVotes = createViewerVotes(database.db);
-  const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes };
+  const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes, contentChanges };
   registerSecurityHeaders(app, securityHeaders);
-  // For changes made outside a request (start-up backfills): the cached answers they touch go.
-  app.decorate('contentChanged', async (tags: readonly string[]) => {
-    await invalidation?.publish(tags);
-  });
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifySwagger, {
     openapi: {
@@ -271,7 +269,7 @@ export async function buildApp(options: BuildAppOptions) {
   registerBlogRenderingJob(jobs, { db: database.db, storage });
   registerImageVariantsJob(
     jobs,
-    { db: database.db, storage, onUpdated: (blogId) => app.contentChanged([LISTS_TAG, blogTag(blogId)]) },
+    { db: database.db, storage, contentChanges },
     { onStart: config.imageBackfillOnStart },
   );
   registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });

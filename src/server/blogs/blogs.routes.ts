@@ -4,8 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { markUnchangedForReaders } from '../cache/response-cache.plugin.js';
-import { changes, LISTS, privateAnswer, theBlog, theBlogAndLists } from '../cache/route-caching.js';
+import { changes, LISTS, privateAnswer, reportChanges, theBlog, theBlogAndLists } from '../cache/route-caching.js';
 import { publicRead, publicReader } from '../http/public-read.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
@@ -119,7 +118,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       );
       const form = await readBlogForm(request);
       const blog = await createBlog(serviceDeps(request), user.id, form);
-      if (blog.status === 'draft') markUnchangedForReaders(request);
+      if (blog.status === 'draft') reportChanges(request, []);
       return reply.status(201).send(blog);
     },
   );
@@ -144,7 +143,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const id = await assertOwnBlog(serviceDeps(request), user.id, request.params.id);
       const form = await readBlogForm(request);
       const { blog, wasPublic } = await updateBlog(serviceDeps(request), user.id, id, form);
-      if (!wasPublic && blog.status === 'draft') markUnchangedForReaders(request);
+      if (!wasPublic && blog.status === 'draft') reportChanges(request, []);
       return blog;
     },
   );

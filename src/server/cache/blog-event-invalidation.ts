@@ -1,6 +1,6 @@
 import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 import type { BlogEvents } from '../core/blog-events.js';
-import type { CacheInvalidation } from './cache-invalidation.js';
+import type { ContentChanges } from './content-changes.js';
 
 /**
  * The response cache hears the blogs' lifecycle (`core/blog-events.ts`): a blog that appeared,
@@ -10,9 +10,9 @@ import type { CacheInvalidation } from './cache-invalidation.js';
  * outside a request (a scheduled publish, an import, a suspension) and a process that died between
  * its commit and its notice.
  */
-export function invalidateOnBlogEvents(blogEvents: BlogEvents, invalidation: Pick<CacheInvalidation, 'publish'>): void {
+export function invalidateOnBlogEvents(blogEvents: BlogEvents, contentChanges: ContentChanges): void {
   blogEvents.subscribe({
     name: 'response-cache',
-    handle: (event) => invalidation.publish([LISTS_TAG, blogTag(event.blogId)]),
+    handle: (event) => contentChanges.changed([LISTS_TAG, blogTag(event.blogId)]),
   });
 }

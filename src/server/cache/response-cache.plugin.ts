@@ -21,16 +21,6 @@ function encodingFor(header: string | undefined): Encoding {
   return encoding;
 }
 
-const unchangedForReaders = new WeakSet<FastifyRequest>();
-
-/**
- * Said by a successful write that changed nothing an anonymous reader can see (a draft saved as a
- * draft: autosave writes one every few seconds while someone types), so no cached answer goes.
- */
-export function markUnchangedForReaders(request: FastifyRequest): void {
-  unchangedForReaders.add(request);
-}
-
 const keptFor = new WeakMap<FastifyRequest, number>();
 
 /**
@@ -132,8 +122,8 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      const tags = reply.statusCode < 300 && !unchangedForReaders.has(request) ? declaredChanges(request) : undefined;
-      if (tags) await invalidation.publish(tags, { alreadySent: noticeSentByWrite.has(request) });
+      const tags = reply.statusCode < 300 ? declaredChanges(request) : undefined;
+      if (tags && tags.length > 0) await invalidation.publish(tags, { alreadySent: noticeSentByWrite.has(request) });
       return payload;
     }
     const state = states.get(request);

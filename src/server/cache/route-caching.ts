@@ -44,9 +44,26 @@ export const neverCached = { cache: false } as const;
 /** Never kept, by us or by any cache on the way: the answer is its signed-in reader's own. */
 export const privateAnswer = { cache: false, privateAnswer: true } as const;
 
-/** A successful write drops the answers kept under `tags`, here and, by a notice, in every other process. */
+const reportedByHandler = new WeakMap<FastifyRequest, readonly string[]>();
+
+/**
+ * Said by the handler of a route declared `changes(reportedChanges)`: what its write changed, once
+ * the handler knows (an empty list: nothing readers see, as a draft saved as a draft).
+ */
+export function reportChanges(request: FastifyRequest, tags: readonly string[]): void {
+  reportedByHandler.set(request, tags);
+}
+
+/** A route whose handler alone knows what it changed: `changes(reportedChanges)`, and the handler reports. */
+export const reportedChanges = (): readonly string[] | undefined => undefined;
+
+/**
+ * A successful write drops the answers kept under `tags`, here and, by a notice, in every other
+ * process; what its handler reported (`reportChanges`) replaces them (docs/response-cache.md).
+ */
 export function changes(tags: Tags): { changes: (request: FastifyRequest) => readonly string[] | undefined } {
-  return { changes: asFunction(tags) };
+  const declared = asFunction(tags);
+  return { changes: (request) => reportedByHandler.get(request) ?? declared(request) };
 }
 
 /** The blog a route's `:id` names, as its tag: its answers, its comments and its page. */

@@ -6,7 +6,7 @@ import type { AppDeps } from '../app-deps.js';
 import { publicRead, publicReader } from '../http/public-read.js';
 import { registerCommentMailJob } from './comment-mail.service.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
-import { theBlog } from '../cache/route-caching.js';
+import { changes, reportChanges, reportedChanges, theBlog } from '../cache/route-caching.js';
 import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 import { idParams } from '../http/ids.js';
 import { signedInFirst, rateLimitedUser } from '../http/signed-in.js';
@@ -48,6 +48,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.post(
     '/api/blogs/:id/comments',
     {
+      config: changes(reportedChanges),
       schema: {
         tags: ['comments'],
         summary: 'Comment on a blog, or reply to a top-level comment with `parentId` (signed in)',
@@ -60,7 +61,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     async (request, reply) => {
       const user = await rateLimitedUser(deps, request, 'comment-create', COMMENT_CREATE_RATE_LIMIT, TOO_MANY_COMMENTS);
       const written = await createComment(serviceDeps, user.id, request.params.id, request.body);
-      await app.contentChanged(changedTags(written.blogId, true));
+      reportChanges(request, changedTags(written.blogId, true));
       // Its e-mails were queued with it (`comment-mail`).
       deps.queue.wake();
       return reply.status(201).send(written.comment);
@@ -70,6 +71,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.patch(
     '/api/comments/:id',
     {
+      config: changes(reportedChanges),
       schema: {
         tags: ['comments'],
         summary: "Change a comment's text (its author only)",
@@ -82,7 +84,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     async (request) => {
       const user = await rateLimitedUser(deps, request, 'comment-change', COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
       const written = await updateComment(serviceDeps, user.id, request.params.id, request.body);
-      await app.contentChanged(changedTags(written.blogId, false));
+      reportChanges(request, changedTags(written.blogId, false));
       return written.comment;
     },
   );
@@ -90,6 +92,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.delete(
     '/api/comments/:id',
     {
+      config: changes(reportedChanges),
       schema: {
         tags: ['comments'],
         summary: "Delete a comment and its replies (its author, or the blog's owner)",
@@ -100,7 +103,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     async (request, reply) => {
       const user = await rateLimitedUser(deps, request, 'comment-change', COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
       const { blogId } = await deleteComment(serviceDeps, user.id, request.params.id);
-      await app.contentChanged(changedTags(blogId, true));
+      reportChanges(request, changedTags(blogId, true));
       return reply.status(204).send(null);
     },
   );

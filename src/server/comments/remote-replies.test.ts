@@ -16,7 +16,7 @@ const newObjectId = () => `https://social.example/users/alice/statuses/${++objec
 describe('replies from the fediverse are comments', () => {
   const t = useTestApp({ MODERATOR_EMAILS: MODERATOR_EMAIL });
   const { moderator, author, reader } = useSignedUpUsers(t, ['moderator', 'author', 'reader'], { moderator: { email: MODERATOR_EMAIL } });
-  const deps = (): RemoteReplyDeps => ({ db: t.database.db, contentChanged: (tags) => t.app.contentChanged(tags) });
+  const deps = (): RemoteReplyDeps => ({ db: t.database.db, contentChanges: { changed: async () => {} } });
 
   const inject = (method: 'GET' | 'POST', url: string, user?: TestUser, payload?: unknown) => call(t.app, method, url, payload, { cookie: user?.cookie });
   const comments = async (blogId: string, user?: TestUser) => {

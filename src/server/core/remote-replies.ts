@@ -4,6 +4,7 @@ import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 import type { Database } from '../db/schema.js';
 import { remoteCommentMarkup } from '../markdown/remote-markup.js';
 import { webLinkOrNull } from './remote-links.js';
+import type { ContentChanges } from '../cache/content-changes.js';
 import {
   deleteComment,
   findCommentIdOfRemoteObject,
@@ -26,8 +27,8 @@ import {
  */
 export interface RemoteReplyDeps {
   db: Kysely<Database>;
-  /** The cached answers a change touches go (`app.contentChanged`). */
-  contentChanged(tags: readonly string[]): Promise<void>;
+  /** The cached answers a change touches go (`cache/content-changes.ts`). */
+  contentChanges: ContentChanges;
 }
 
 export interface RemoteActor {
@@ -74,7 +75,7 @@ export async function saveRemoteReply(
     createdAt: reply.published && reply.published.getTime() <= Date.now() ? reply.published : null,
   });
   if (!saved.created) return saved;
-  await deps.contentChanged([LISTS_TAG, blogTag(reply.blogId)]);
+  await deps.contentChanges.changed([LISTS_TAG, blogTag(reply.blogId)]);
   return saved;
 }
 
@@ -84,7 +85,7 @@ export async function updateRemoteReply(deps: RemoteReplyDeps, reply: { objectId
   if (!current) return false;
   const markup = remoteCommentMarkup(reply.html, webLinkOrNull(current.remote_author_url) ?? webLinkOrNull(reply.actorId) ?? '');
   await updateRemoteReplyText(deps.db, current.id, { body: markup.text.slice(0, TEXT_MAX), html: markup.html });
-  await deps.contentChanged([blogTag(current.blog_id)]);
+  await deps.contentChanges.changed([blogTag(current.blog_id)]);
   return true;
 }
 
@@ -93,7 +94,7 @@ export async function deleteRemoteReply(deps: RemoteReplyDeps, reply: { objectId
   const current = await findRemoteReply(deps.db, reply);
   if (!current) return false;
   await deleteComment(deps.db, current.id);
-  await deps.contentChanged([LISTS_TAG, blogTag(current.blog_id)]);
+  await deps.contentChanges.changed([LISTS_TAG, blogTag(current.blog_id)]);
   return true;
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ContentChanges } from '../cache/content-changes.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { OutgoingRequestGuard } from '../http/public-address.js';
@@ -15,7 +16,8 @@ export interface FederationDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
   queue: Pick<JobQueue, 'wake'>;
-  contentChanged(tags: readonly string[]): Promise<void>;
+  /** What the inbox's writes change (remote replies), as cache tags. */
+  contentChanges: ContentChanges;
 }
 
 /** The app's deps, and the guard every request made on another server's word runs under. */

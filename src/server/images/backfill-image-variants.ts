@@ -4,6 +4,8 @@ import type { ImageStorage } from '../storage/storage.js';
 import { selectImagesWithoutVariants, saveImageVariants } from './image-variants.repository.js';
 import { withImageSlot } from './image-memory.js';
 import { removeStoredImage, storeVariants } from './stored-image.js';
+import type { ContentChanges } from '../cache/content-changes.js';
+import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 
 /** The part of a pino (Fastify) logger the backfill writes to. */
 export interface BackfillLog {
@@ -16,8 +18,8 @@ export interface BackfillDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
   log: BackfillLog;
-  /** Tells the app a blog's answers changed (its image sizes), so cached copies go. */
-  onUpdated?: (blogId: string) => Promise<void>;
+  /** A blog's answers changed (its image sizes): cached copies go (the command line has no cache). */
+  contentChanges?: ContentChanges;
 }
 
 export interface BackfillOptions {
@@ -75,7 +77,7 @@ async function backfillOne(deps: BackfillDeps, id: string, key: string): Promise
       // Replaced or deleted while we worked; its files are no longer anyone's.
       await removeStoredImage(deps.storage, key);
     }
-    await deps.onUpdated?.(id);
+    await deps.contentChanges?.changed([LISTS_TAG, blogTag(id)]);
     return 'done';
   } catch (err) {
     deps.log.error({ err, blogId: id, key }, 'image variants: could not make the variants of an image');

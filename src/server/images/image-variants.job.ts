@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { backfillImageVariants } from './backfill-image-variants.js';
+import type { ContentChanges } from '../cache/content-changes.js';
 
 /**
  * Images stored before variants existed get them, in the background once the server starts
@@ -11,7 +12,7 @@ import { backfillImageVariants } from './backfill-image-variants.js';
  */
 export function registerImageVariantsJob(
   jobs: JobRunner,
-  deps: { db: Kysely<Database>; storage: ImageStorage; onUpdated: (blogId: string) => Promise<void> },
+  deps: { db: Kysely<Database>; storage: ImageStorage; contentChanges: ContentChanges },
   settings: { onStart: boolean },
 ): void {
   if (!settings.onStart) return;

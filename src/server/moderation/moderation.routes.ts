@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
 import { createReport, getOverview, performAction } from './moderation.service.js';
-import { privateAnswer } from '../cache/route-caching.js';
+import { changes, privateAnswer, reportChanges, reportedChanges } from '../cache/route-caching.js';
 import { moderatorGuard } from '../core/moderators.js';
 import { signedInFirst, rateLimitedUser } from '../http/signed-in.js';
 
@@ -77,7 +77,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.post(
     '/api/moderation/actions',
     {
-      config: privateAnswer,
+      config: { ...privateAnswer, ...changes(reportedChanges) },
       schema: {
         tags: ['moderation'],
         summary: "Hide, restore, dismiss a report, suspend or unsuspend an account (moderators only); answers the page's new state",
@@ -93,7 +93,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       // The suspended account's sessions end at once in this process too (docs/performance.md).
       if (request.body.action === 'suspend') deps.sessions.forgetUser(request.body.userId);
       // Cached public answers go before this one is sent (docs/response-cache.md).
-      if (changed.length > 0) await app.contentChanged(changed);
+      reportChanges(request, changed);
       return getOverview(serviceDeps);
     },
   );

@@ -7,7 +7,6 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
-import { EVERYTHING_TAG } from '../../shared/cache-tags.js';
 import { IMPORT_FILE_TYPES, IMPORT_UPLOAD_MAX_BYTES, IMPORT_UPLOAD_MAX_LABEL, importJobSchema } from '../../shared/import-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import type { SessionUser } from '../core/session-user.js';
@@ -32,7 +31,7 @@ const wrongType = (name: string) =>
  */
 export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   await app.register(fastifyMultipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
-  registerImportJob(deps.queue, { db: deps.db, storage: deps.storage, log: app.log, imported: () => app.contentChanged([EVERYTHING_TAG]) });
+  registerImportJob(deps.queue, { db: deps.db, storage: deps.storage, log: app.log, contentChanges: deps.contentChanges });
 
   const { requireModerator, moderatorOf } = moderatorGuard(deps);
 

@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { EVERYTHING_TAG } from '../../../shared/cache-tags.js';
 import type { ImportJob } from '../../../shared/import-schema.js';
+import type { ContentChanges } from '../../cache/content-changes.js';
 import { enqueueJob, type JobQueue } from '../../queue/job-queue.js';
 import { ImportRefused } from './import-archive.js';
 import type { ImportedPerson } from './imported-post.js';
@@ -40,7 +42,7 @@ export class ImportRunning extends Error {
  * found unchanged. One writing import at a time, across processes (a unique index); a dry run may
  * run beside it.
  */
-export function registerImportJob(queue: JobQueue, deps: ImportDeps & { imported: () => Promise<void> }): void {
+export function registerImportJob(queue: JobQueue, deps: ImportDeps & { contentChanges: ContentChanges }): void {
   queue.register<{ runId: string }>({
     kind: IMPORT_JOB,
     async run(job, { log }) {
@@ -67,7 +69,7 @@ export function registerImportJob(queue: JobQueue, deps: ImportDeps & { imported
       } finally {
         await rm(path.dirname(run.file_path), { recursive: true, force: true });
         // Cached pages may show what was imported (posts written before a failure too): comments, accounts.
-        if (!run.dry_run) await deps.imported();
+        if (!run.dry_run) await deps.contentChanges.changed([EVERYTHING_TAG]);
       }
     },
   });
