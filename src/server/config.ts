@@ -71,6 +71,8 @@ const envSchema = z.object({
   QUEUE_RETRY_BASE_MS: positiveInt(10_000),
   // How long a worker holds a job before another process may take it (on Postgres, after a crash).
   QUEUE_LEASE_MS: positiveInt(10 * 60_000),
+  // Jobs this process runs at once; 0: it runs none (a web-only process beside workers on one Postgres).
+  QUEUE_CONCURRENCY: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(4),
   CONTACT_TO: z.email({ message: 'must be an e-mail address' }).optional(),
   AI_BASE_URL: url(['http:', 'https:']).optional(),
   AI_API_KEY: optionalString,
@@ -157,7 +159,7 @@ export interface Config {
   requireEmailVerification: boolean;
   mail: { smtpUrl?: string; from: string; contactTo?: string; sendPerMinute: number };
   /** The durable queue (`src/server/queue/`): an idle worker's poll. */
-  queue: { pollMs: number; retryBaseMs: number; leaseMs: number };
+  queue: { pollMs: number; retryBaseMs: number; leaseMs: number; concurrency: number };
   ai: {
     baseUrl?: string;
     apiKey?: string;
@@ -247,7 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: M
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactTo: e.CONTACT_TO, sendPerMinute: e.MAIL_SEND_PER_MINUTE },
-    queue: { pollMs: e.QUEUE_POLL_MS, retryBaseMs: e.QUEUE_RETRY_BASE_MS, leaseMs: e.QUEUE_LEASE_MS },
+    queue: { pollMs: e.QUEUE_POLL_MS, retryBaseMs: e.QUEUE_RETRY_BASE_MS, leaseMs: e.QUEUE_LEASE_MS, concurrency: e.QUEUE_CONCURRENCY },
     ai: {
       baseUrl: e.AI_BASE_URL,
       apiKey: e.AI_API_KEY,

@@ -190,13 +190,12 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       }
       for (const state of jobs.values()) {
         const { intervalMs, runAtStart } = state.job;
+        // 'background': one run soon after this start, in this process (a sweep after a crash).
+        if (runAtStart === 'background') schedule(state, 0);
         if (intervalMs !== undefined && deps.queue) {
-          // 'background': this period's run, soon (unless a process already ran it); else the next period's.
-          const now = Date.now();
-          if (runAtStart === 'background') await enqueueJob(deps.database.db, recurringJob(state.job.name, intervalMs, Math.floor(now / intervalMs), new Date(now)));
-          await queueNextPeriod(state.job, intervalMs, now);
+          await queueNextPeriod(state.job, intervalMs);
           deps.queue.wake();
-        } else if (runAtStart === 'background') schedule(state, 0);
+        }
       }
     },
     async stop() {

@@ -87,10 +87,15 @@ describe('a send to 1,000 subscribers survives kill -9', () => {
     for (const to of repeated) expect(byRecipient.get(to)!.size, to).toBe(1);
     for (const ids of byRecipient.values()) expect([...ids][0]).toContain(blogId);
 
-    // And the queue agrees: every job done, none failed.
+    // And the queue agrees: every job of the send done, none failed (the scheduled jobs' next periods wait, beside them).
     const after = await openDatabase({ dataDir });
     try {
-      const states = await after.db.selectFrom('queued_jobs').select(['state', (eb) => eb.fn.countAll<string>().as('count')]).groupBy('state').execute();
+      const states = await after.db
+        .selectFrom('queued_jobs')
+        .select(['state', (eb) => eb.fn.countAll<string>().as('count')])
+        .where('kind', 'not like', 'recurring:%')
+        .groupBy('state')
+        .execute();
       expect(states.map((row) => [row.state, Number(row.count)])).toEqual([['done', SUBSCRIBERS + 1]]);
     } finally {
       await after.close();
