@@ -21,6 +21,7 @@ import { createMailer, pooled } from '../src/server/mail/mailer.js';
 import { createJobQueue, enqueueJob } from '../src/server/queue/job-queue.js';
 import { createLocalImageStorage } from '../src/server/storage/local-storage.js';
 import { newPostMail, NEW_POST_MAIL_JOB, registerSubscriptionJobs } from '../src/server/subscriptions/new-post-mail.js';
+import { createBlogEvents } from '../src/server/core/blog-events.js';
 import { seedAuthor, seedSubscribers } from '../src/server/subscriptions/seed-subscribers.js';
 import { startSmtpServer } from '../src/server/testing/smtp-server.js';
 import { getBlog } from '../src/server/blogs/blogs.service.js';
@@ -82,7 +83,7 @@ async function main() {
   // Through the queue: the publish hook's job, its fan-out, then each message as a job.
   const transport = createMailer(config, silent);
   const queue = createJobQueue({ db: database.db, log: silent, pollMs: 1000 });
-  registerSubscriptionJobs(queue, { db: database.db, storage, config, log: silent, send: sendRate(10_000_000), transport });
+  registerSubscriptionJobs(queue, createBlogEvents(queue), { db: database.db, storage, config, log: silent, send: sendRate(10_000_000), transport });
   memory = memorySampler();
   start = performance.now();
   await enqueueJob(database.db, blogPublishedJob(blog.id));
