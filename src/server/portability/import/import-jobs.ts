@@ -7,7 +7,7 @@ import { enqueueJob, type JobQueue } from '../../queue/job-queue.js';
 import { ImportRefused } from './import-archive.js';
 import type { ImportedPerson } from './imported-post.js';
 import { runImport, type ImportDeps } from './import.service.js';
-import { findImportRun, findWritingRun, finishImportRun, insertImportRun, saveImportProgress } from './import-runs.repository.js';
+import { findImportRun, findWritingRun, finishImportRun, insertImportRun, isAnotherWritingRun, saveImportProgress } from './import-runs.repository.js';
 
 export const IMPORT_JOB = 'import';
 
@@ -50,6 +50,7 @@ export function registerImportJob(queue: JobQueue, deps: ImportDeps & { contentC
       if (!run || run.state !== 'running') return;
       let lastWrite = 0;
       let progressWrite = Promise.resolve();
+      let outcome: Parameters<typeof finishImportRun>[2];
       try {
         const report = await runImport({ ...deps, log }, run.file_path, {
           dryRun: run.dry_run,
@@ -61,16 +62,16 @@ export function registerImportJob(queue: JobQueue, deps: ImportDeps & { contentC
             progressWrite = progressWrite.then(() => saveImportProgress(deps.db, run.id, progress)).catch((err: unknown) => log.warn({ err }, 'import: could not save its progress'));
           },
         });
-        await progressWrite;
-        await finishImportRun(deps.db, run.id, { state: 'done', report });
+        outcome = { state: 'done', report };
       } catch (error) {
-        await progressWrite;
-        await finishImportRun(deps.db, run.id, { state: 'failed', error: refusal(error, run, log) });
-      } finally {
-        await rm(path.dirname(run.file_path), { recursive: true, force: true });
-        // Cached pages may show what was imported (posts written before a failure too): comments, accounts.
-        if (!run.dry_run) await deps.contentChanges.changed([EVERYTHING_TAG]);
+        outcome = { state: 'failed', error: refusal(error, run, log) };
       }
+      // The file goes before the run says it ended: an ended run has nothing left on disk.
+      await progressWrite;
+      await rm(path.dirname(run.file_path), { recursive: true, force: true });
+      await finishImportRun(deps.db, run.id, outcome);
+      // Cached pages may show what was imported (posts written before a failure too): comments, accounts.
+      if (!run.dry_run) await deps.contentChanges.changed([EVERYTHING_TAG]);
     },
   });
 }
@@ -84,12 +85,15 @@ function refusal(error: unknown, run: { file_path: string; file_name: string }, 
 
 /** Records the run and queues its job; throws `ImportRunning` when a writing import is under way. */
 export async function startImport(deps: Pick<ImportDeps, 'db'> & { queue: JobQueue }, upload: ImportUpload): Promise<ImportJob> {
-  const started = await deps.db.transaction().execute(async (trx) => {
-    if (!(await insertImportRun(trx, { id: upload.id, fileName: upload.fileName, filePath: upload.file, dryRun: upload.dryRun, owner: upload.owner, startedBy: upload.startedBy }))) return false;
-    await enqueueJob(trx, { kind: IMPORT_JOB, key: `${IMPORT_JOB}:${upload.id}`, payload: { runId: upload.id }, maxAttempts: 3 });
-    return true;
-  });
-  if (!started) throw new ImportRunning((await findWritingRun(deps.db))?.file_name ?? 'another file');
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await insertImportRun(trx, { id: upload.id, fileName: upload.fileName, filePath: upload.file, dryRun: upload.dryRun, owner: upload.owner, startedBy: upload.startedBy });
+      await enqueueJob(trx, { kind: IMPORT_JOB, key: `${IMPORT_JOB}:${upload.id}`, payload: { runId: upload.id }, maxAttempts: 3 });
+    });
+  } catch (error) {
+    if (!isAnotherWritingRun(error)) throw error;
+    throw new ImportRunning((await findWritingRun(deps.db))?.file_name ?? 'another file');
+  }
   deps.queue.wake();
   return { id: upload.id, fileName: upload.fileName, dryRun: upload.dryRun, state: 'running', progress: null, report: null, error: null };
 }

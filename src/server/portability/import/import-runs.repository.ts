@@ -15,8 +15,11 @@ export interface NewImportRun {
   startedBy: string;
 }
 
-/** False when the run would write while another writing run is under way. */
-export async function insertImportRun(db: Kysely<Database>, run: NewImportRun): Promise<boolean> {
+/**
+ * Records a run. A writing run while another writes breaks the one-writing index: the insert
+ * throws, and `isAnotherWritingRun` says so (the caller's transaction is then rolled back).
+ */
+export async function insertImportRun(db: Kysely<Database>, run: NewImportRun): Promise<void> {
   // A run whose job ended without it (its process stopped during the job's last attempt) failed.
   await db
     .updateTable('import_runs')
@@ -26,16 +29,15 @@ export async function insertImportRun(db: Kysely<Database>, run: NewImportRun): 
       not(exists(selectFrom('queued_jobs').select('id').whereRef('queued_jobs.key', '=', sql<string>`'import:' || import_runs.id`).where('queued_jobs.state', 'in', ['pending', 'running']))),
     )
     .execute();
-  try {
-    await db
-      .insertInto('import_runs')
-      .values({ id: run.id, file_name: run.fileName, file_path: run.filePath, dry_run: run.dryRun, owner: JSON.stringify(run.owner), started_by: run.startedBy })
-      .execute();
-    return true;
-  } catch (error) {
-    if (brokenConstraint(error, 'unique') === ONE_WRITING_INDEX) return false;
-    throw error;
-  }
+  await db
+    .insertInto('import_runs')
+    .values({ id: run.id, file_name: run.fileName, file_path: run.filePath, dry_run: run.dryRun, owner: JSON.stringify(run.owner), started_by: run.startedBy })
+    .execute();
+}
+
+/** The insert failed because another writing run is under way. */
+export function isAnotherWritingRun(error: unknown): boolean {
+  return brokenConstraint(error, 'unique') === ONE_WRITING_INDEX;
 }
 
 export function findImportRun(db: Kysely<Database>, id: string) {
