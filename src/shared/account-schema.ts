@@ -58,3 +58,18 @@ export type AuthProviders = z.infer<typeof authProvidersSchema>;
 
 /** How recent a session must be to delete an account that has no password. */
 export const FRESH_SESSION_MINUTES = 15;
+
+/** `GET /api/account/sessions`: where the account is signed in. Never a token. */
+export const accountSessionSchema = z.object({
+  id: z.string(),
+  /** "Firefox 133 on Ubuntu", from the user agent; "An unknown browser" without one. */
+  device: z.string(),
+  /** The address it signed in from, its last part dropped ("203.0.113.*"); null when unknown. */
+  address: z.string().nullable(),
+  signedInAt: z.string(),
+  lastSeenAt: z.string(),
+  /** The session of this request: the browser asking. */
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+export const accountSessionsSchema = z.object({ items: z.array(accountSessionSchema) });

@@ -1,12 +1,14 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountSchema, authProvidersSchema, deleteAccountSchema } from '../../shared/account-schema.js';
+import { accountSchema, accountSessionsSchema, authProvidersSchema, deleteAccountSchema } from '../../shared/account-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { ownProfileSchema, profileInputSchema } from '../../shared/profile-schema.js';
 import { deleteAccount, getAccount, getProfile, saveProfile } from './account.service.js';
 import { configuredSocialProviders } from './auth.js';
+import { endAccountSession, endOtherSessions, listAccountSessions } from './account-sessions.js';
+import { idParams } from '../http/ids.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { EVERYTHING, LISTS, changes, neverCached, privateAnswer } from '../cache/route-caching.js';
 import { ownDataRead } from '../http/own-data-read.js';
@@ -75,6 +77,50 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     async (request) => {
       const user = await rateLimitedUser(deps, request, 'profile-update:user', PROFILE_UPDATE_RATE_LIMIT, TOO_MANY_PROFILE_UPDATES);
       return saveProfile(deps, user, request.body);
+    },
+  );
+
+  app.get(
+    '/api/account/sessions',
+    ownDataRead({ tags: ['account'], summary: 'Where the account is signed in: each session’s browser, system, address (its last part dropped), start and last use', response: { 200: accountSessionsSchema } }),
+    async (request) => ({ items: await listAccountSessions(deps.db, await deps.sessions.requireSession(request)) }),
+  );
+
+  app.delete(
+    '/api/account/sessions/:id',
+    {
+      config: privateAnswer,
+      schema: {
+        tags: ['account'],
+        summary: 'End one of the account’s sessions (the browser using it is signed out)',
+        params: idParams,
+        response: { 204: z.null(), 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const current = await deps.sessions.requireSession(request);
+      await endAccountSession(deps.db, current, request.params.id);
+      deps.sessions.forgetSession(request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/account/sessions/end-others',
+    {
+      config: privateAnswer,
+      schema: {
+        tags: ['account'],
+        summary: 'End every session of the account but this one',
+        response: { 200: z.object({ ended: z.number() }), 401: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const current = await deps.sessions.requireSession(request);
+      const ended = await endOtherSessions(deps.db, current);
+      // Every other session of the account, in this process at once; this one is remembered again on its next request.
+      deps.sessions.forgetUser(current.user.id);
+      return { ended };
     },
   );
 

@@ -1,5 +1,5 @@
 import { betterAuth } from 'better-auth';
-import { APIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import type { FastifyBaseLogger } from 'fastify';
 // Each plugin from its own entry: `better-auth/plugins` loads every plugin Better Auth has
 // (about 10 MB of resident memory more, measured in docs/memory.md).
@@ -166,6 +166,14 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
       }),
     ],
     socialProviders,
+    hooks: {
+      // Changing the password ends the account's other sessions, always (issue 45): whoever knew
+      // the old one is signed out everywhere but here.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/change-password') return;
+        return { context: { ...ctx, body: { ...(ctx.body as Record<string, unknown>), revokeOtherSessions: true } } };
+      }),
+    },
     databaseHooks: {
       session: {
         create: {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -14,4 +14,32 @@ export async function findSessionWithUser(db: Kysely<Database>, token: string) {
     .where('session.token', '=', token)
     .where('user.suspended_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** The account's sessions that have not expired, the last used first. */
+export async function selectAccountSessions(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('session')
+    .select(['id', 'createdAt', 'last_seen_at', 'ipAddress', 'userAgent'])
+    .where('userId', '=', userId)
+    .where('expiresAt', '>', new Date())
+    .orderBy(sql`coalesce(last_seen_at, "createdAt")`, 'desc')
+    .execute();
+}
+
+/** Ends one of the account's sessions (its row's deletion tells every process, migration 2026-11-23-10); false if it has none by that id. */
+export async function deleteAccountSession(db: Kysely<Database>, userId: string, sessionId: string): Promise<boolean> {
+  const result = await db.deleteFrom('session').where('id', '=', sessionId).where('userId', '=', userId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Ends every session of the account but `keepId`; answers how many. */
+export async function deleteOtherSessions(db: Kysely<Database>, userId: string, keepId: string): Promise<number> {
+  const result = await db.deleteFrom('session').where('userId', '=', userId).where('id', '!=', keepId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Marks a session as used now. */
+export async function touchSession(db: Kysely<Database>, sessionId: string): Promise<void> {
+  await db.updateTable('session').set({ last_seen_at: new Date() }).where('id', '=', sessionId).execute();
 }

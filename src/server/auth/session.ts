@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { unauthorized } from '../errors.js';
 import type { Auth } from './auth.js';
-import { findSessionWithUser } from './session.repository.js';
+import { findSessionWithUser, touchSession } from './session.repository.js';
 import type { SessionUser } from '../core/session-user.js';
 
 export interface SessionInfo {
@@ -26,7 +26,12 @@ export interface Sessions {
    * sessions, before its answer is sent.
    */
   forgetUser(userId: string): void;
+  /** The same for one session (ended from Settings). */
+  forgetSession(sessionId: string): void;
 }
+
+/** A session's `last_seen_at` is written at most this often (Settings shows it to the minute or so). */
+const LAST_SEEN_EVERY_MS = 5 * 60_000;
 
 /**
  * The one way the server reads the session: Better Auth's signed cookie, checked against the
@@ -78,11 +83,24 @@ export function createSessions(auth: Auth, db: Kysely<Database>, remember: Sessi
     return info;
   };
 
+  // When each session was last written as seen, in this process: a write every few minutes at most.
+  const lastSeenWritten = new Map<string, number>();
+  const seen = (info: SessionInfo | null) => {
+    if (!info) return info;
+    const now = Date.now();
+    if (now - (lastSeenWritten.get(info.session.id) ?? 0) < LAST_SEEN_EVERY_MS) return info;
+    if (lastSeenWritten.size >= 10_000) lastSeenWritten.clear();
+    lastSeenWritten.set(info.session.id, now);
+    // Not awaited: the request does not wait for it, and a failure only leaves an older time.
+    touchSession(db, info.session.id).catch(() => lastSeenWritten.delete(info.session.id));
+    return info;
+  };
+
   const read = (request: FastifyRequest) => {
     let pending = cache.get(request);
     if (!pending) {
       // No cookie, no session: spare anonymous readers any work.
-      pending = request.headers.cookie ? lookUp(request) : Promise.resolve(null);
+      pending = request.headers.cookie ? lookUp(request).then(seen) : Promise.resolve(null);
       cache.set(request, pending);
     }
     return pending;
@@ -97,6 +115,7 @@ export function createSessions(auth: Auth, db: Kysely<Database>, remember: Sessi
     requireUser: async (request) => (await requireSession(request)).user,
     requireSession,
     forgetUser: (userId) => remember.ended(`user:${userId}`),
+    forgetSession: (sessionId) => remember.ended(sessionId),
   };
 }
 

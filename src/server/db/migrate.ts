@@ -22,6 +22,7 @@ import * as rebuildExcerpts from './migrations/2026-11-25-05-rebuild-excerpts.js
 import * as imports from './migrations/2026-11-25-06-imports.js';
 import * as profilesAndFederation from './migrations/2026-11-26-01-profiles-and-federation.js';
 import * as importRuns from './migrations/2026-11-28-01-import-runs.js';
+import * as sessionLastSeen from './migrations/2026-11-28-02-session-last-seen.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-06-imports': imports,
   '2026-11-26-01-profiles-and-federation': profilesAndFederation,
   '2026-11-28-01-import-runs': importRuns,
+  '2026-11-28-02-session-last-seen': sessionLastSeen,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

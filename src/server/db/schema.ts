@@ -32,6 +32,8 @@ export interface SessionTable {
   ipAddress: string | null;
   userAgent: string | null;
   userId: string;
+  /** When a request last used it, written at most every few minutes (migration 2026-11-28-02). */
+  last_seen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface AccountTable {

@@ -9,6 +9,7 @@ import { DeleteAccountSection } from '../features/auth/components/delete-account
 import { ProfileSection } from '../features/auth/components/profile-form';
 import { ErrorNotice } from '../features/auth/components/form-notices';
 import { SetPasswordNote } from '../features/auth/components/set-password-note';
+import { SessionList } from '../features/auth/components/session-list';
 import { CommentEmailSetting } from '../features/comments/components/comment-email-setting';
 import { SubscriptionList } from '../features/subscriptions/components/subscription-list';
 import { LoadingPage } from '../components/loading-page';
@@ -62,6 +63,10 @@ function Settings({ user }: { user: SignedInUser }) {
         <Link className="btn btn-outline-primary" to={paths.following()}>
           Following on the fediverse
         </Link>
+      </SettingsCard>
+      <SettingsCard heading="Sessions">
+        <p className="mb-3">Where your account is signed in. Sign out a browser you do not recognise, then change your password.</p>
+        <SessionList userId={user.id} />
       </SettingsCard>
       <SettingsCard heading="Your data">
         <p className="mb-3">A .zip of your blogs as Markdown files with front matter, your images, comments and votes.</p>

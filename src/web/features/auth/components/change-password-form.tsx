@@ -14,7 +14,6 @@ type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
 
 export function ChangePasswordForm() {
   const [values, setValues] = useState({ currentPassword: '', newPassword: '', confirmPassword: '' });
-  const [revokeOtherSessions, setRevokeOtherSessions] = useState(true);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const change = useChangePassword();
@@ -24,7 +23,7 @@ export function ChangePasswordForm() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setServerError(null);
-    const parsed = changePasswordSchema.safeParse({ ...values, revokeOtherSessions });
+    const parsed = changePasswordSchema.safeParse({ ...values, revokeOtherSessions: true });
     if (!parsed.success) {
       setErrors(firstErrorPerField<Field>(parsed.error));
       return;
@@ -40,7 +39,8 @@ export function ChangePasswordForm() {
     setValues({ currentPassword: '', newPassword: '', confirmPassword: '' });
     await showDialog({
       title: 'Password Changed',
-      message: revokeOtherSessions ? `${messages.passwordUpdated}. You are signed out on your other devices.` : messages.passwordUpdated,
+      // The server ends the other sessions on every change.
+      message: `${messages.passwordUpdated}. You are signed out on your other devices.`,
     });
   };
 
@@ -48,14 +48,7 @@ export function ChangePasswordForm() {
     <Form noValidate onSubmit={(event) => void submit(event)} aria-labelledby="change-password-heading">
       <PasswordField id="current-password" label="Current Password" value={values.currentPassword} onChange={set('currentPassword')} invalid={errors.currentPassword} autoComplete="current-password" />
       <NewPasswordFields ids={{ newPassword: 'new-password', confirmPassword: 'confirm-password' }} values={values} onChange={set} errors={errors} />
-      <Form.Check
-        className="mb-3"
-        id="revoke-other-sessions"
-        type="checkbox"
-        label="Sign out on my other devices"
-        checked={revokeOtherSessions}
-        onChange={(event) => setRevokeOtherSessions(event.target.checked)}
-      />
+      <p className="small text-body-secondary">Changing your password signs you out on your other devices.</p>
       <Button type="submit" disabled={change.isPending}>
         {change.isPending ? messages.loading : 'Change Password'}
       </Button>

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { AccountSession } from '../../shared/account-schema.js';
+import { call } from '../testing/auth-test-kit.js';
+import { useTestApp } from '../testing/test-app.js';
+import { authHeaders, sessionCookie, signUpUser, type TestUser } from '../testing/test-users.js';
+import { describeUserAgent, maskAddress } from './account-sessions.js';
+
+const FIREFOX = 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+describe('what Settings says of a session', () => {
+  it('names the browser and system, and drops the address’s last part', () => {
+    expect(describeUserAgent(FIREFOX)).toBe('Firefox 133 on Linux');
+    expect(describeUserAgent(SAFARI)).toBe('Safari 17 on iOS');
+    expect(describeUserAgent(null)).toBe('An unknown browser');
+    expect(maskAddress('203.0.113.77')).toBe('203.0.113.*');
+    expect(maskAddress('::ffff:198.51.100.9')).toBe('198.51.100.*');
+    expect(maskAddress('2001:db8:85a3::8a2e:370:7334')).toBe('2001:db8:85a3:0::*');
+    expect(maskAddress(null)).toBeNull();
+  });
+});
+
+describe('the sessions you can see and end', () => {
+  const t = useTestApp();
+
+  /** Signs `user` in again from another browser and address: a second session. */
+  async function signInFrom(user: TestUser, userAgent: string, ip: string): Promise<string> {
+    const response = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { ...authHeaders, 'user-agent': userAgent }, remoteAddress: ip, payload: { email: user.email, password: user.password } });
+    expect(response.statusCode, response.body).toBe(200);
+    return sessionCookie(response.headers['set-cookie']);
+  }
+  const sessionsOf = async (cookie: string) => {
+    const response = await call(t.app, 'GET', '/api/account/sessions', undefined, { cookie });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    return response.json<{ items: AccountSession[] }>().items;
+  };
+  const signedIn = async (cookie: string) => (await call(t.app, 'GET', '/api/account', undefined, { cookie })).statusCode === 200;
+
+  it('lists every session of the account, this one marked, with no token; ends one, and only the owner’s', async () => {
+    const user = await signUpUser(t.app);
+    const firefox = await signInFrom(user, FIREFOX, '203.0.113.77');
+    const sessions = await sessionsOf(user.cookie);
+    expect(sessions).toHaveLength(2);
+    expect(sessions.filter((session) => session.current)).toHaveLength(1);
+    const other = sessions.find((session) => !session.current)!;
+    expect(other).toMatchObject({ device: 'Firefox 133 on Linux', address: '203.0.113.*', current: false });
+    expect(Date.parse(other.signedInAt)).toBeLessThanOrEqual(Date.parse(other.lastSeenAt));
+    const tokens = await t.database.db.selectFrom('session').select('token').where('userId', '=', user.id).execute();
+    const body = JSON.stringify(sessions);
+    for (const { token } of tokens) expect(body).not.toContain(token);
+
+    // Someone else cannot end it, nor tell it exists.
+    const stranger = await signUpUser(t.app);
+    expect((await call(t.app, 'DELETE', `/api/account/sessions/${other.id}`, undefined, { cookie: stranger.cookie })).statusCode).toBe(404);
+    expect(await signedIn(firefox)).toBe(true);
+
+    const ended = await call(t.app, 'DELETE', `/api/account/sessions/${other.id}`, undefined, { cookie: user.cookie });
+    expect(ended.statusCode, ended.body).toBe(204);
+    expect(await signedIn(firefox)).toBe(false);
+    expect(await signedIn(user.cookie)).toBe(true);
+    const again = await call(t.app, 'DELETE', `/api/account/sessions/${other.id}`, undefined, { cookie: user.cookie });
+    expect(again.json()).toEqual({ error: 'NOT_FOUND', message: 'This session has already ended.' });
+    expect((await call(t.app, 'DELETE', '/api/account/sessions/not-an-id', undefined, { cookie: user.cookie })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', '/api/account/sessions')).statusCode).toBe(401);
+  });
+
+  it('ends all the others at once, and a password change ends them too, whatever the request asks', async () => {
+    const user = await signUpUser(t.app);
+    const [phone, laptop] = [await signInFrom(user, SAFARI, '198.51.100.9'), await signInFrom(user, FIREFOX, '203.0.113.5')];
+    const ended = await call(t.app, 'POST', '/api/account/sessions/end-others', undefined, { cookie: user.cookie });
+    expect(ended.json()).toEqual({ ended: 2 });
+    expect([await signedIn(phone), await signedIn(laptop), await signedIn(user.cookie)]).toEqual([false, false, true]);
+
+    const tablet = await signInFrom(user, SAFARI, '198.51.100.10');
+    const changed = await call(t.app, 'POST', '/api/auth/change-password', { currentPassword: user.password, newPassword: 'another good password', revokeOtherSessions: false }, { cookie: user.cookie });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await signedIn(tablet)).toBe(false);
+    expect((await sessionsOf(sessionCookie(changed.headers['set-cookie']) || user.cookie)).map((session) => session.current)).toEqual([true]);
+  });
+
+  it('keeps when each session was last used, written at most every few minutes', async () => {
+    const user = await signUpUser(t.app);
+    expect((await t.database.db.selectFrom('session').select('last_seen_at').where('userId', '=', user.id).executeTakeFirstOrThrow()).last_seen_at).toBeNull();
+    await signedIn(user.cookie);
+    await expect.poll(async () => (await t.database.db.selectFrom('session').select('last_seen_at').where('userId', '=', user.id).executeTakeFirstOrThrow()).last_seen_at).not.toBeNull();
+    const first = (await t.database.db.selectFrom('session').select('last_seen_at').where('userId', '=', user.id).executeTakeFirstOrThrow()).last_seen_at!;
+    await signedIn(user.cookie);
+    await signedIn(user.cookie);
+    expect((await t.database.db.selectFrom('session').select('last_seen_at').where('userId', '=', user.id).executeTakeFirstOrThrow()).last_seen_at).toEqual(first);
+  });
+});
