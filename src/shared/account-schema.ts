@@ -73,3 +73,7 @@ export const accountSessionSchema = z.object({
 });
 export type AccountSession = z.infer<typeof accountSessionSchema>;
 export const accountSessionsSchema = z.object({ items: z.array(accountSessionSchema) });
+
+/** `POST /api/account/not-me`: the token of a new sign-in's e-mail. */
+export const notMeInputSchema = z.object({ token: z.string().min(1, 'This link is not complete.').max(500) });
+export const NOT_ME_DONE = 'We signed that browser out of your account and sent you an e-mail with a link to choose a new password.';

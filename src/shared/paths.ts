@@ -50,6 +50,8 @@ export const paths = {
   robots: () => '/robots.txt',
   /** The page an e-mail's unsubscribe link opens (its button unsubscribes); a POST there is RFC 8058's one click. */
   unsubscribe: (token: string) => withQuery('/unsubscribe', { token }),
+  /** The page a new sign-in's e-mail links to: its button ('This wasn't me') signs that browser out. */
+  notMe: (token: string) => withQuery('/not-me', { token }),
   /** A subscription e-mail's links: the page whose button confirms, and the page whose button unsubscribes (a POST there is one click). */
   confirmSubscription: (token: string) => withQuery('/subscription/confirm', { token }),
   unsubscribeSubscription: (token: string) => withQuery('/subscription/unsubscribe', { token }),

@@ -52,6 +52,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/moderation', async () => (await import('./routes/moderation')).moderationScreen),
         screen('/import', async () => (await import('./routes/import')).importScreen),
         screen('/following', async () => (await import('./routes/following')).followingScreen),
+        screen('/not-me', async () => (await import('./routes/not-me')).notMeScreen),
         {
           path: '*',
           // The server answers unknown paths with 404 and this screen.

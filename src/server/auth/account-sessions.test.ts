@@ -89,4 +89,35 @@ describe('the sessions you can see and end', () => {
     await signedIn(user.cookie);
     expect((await t.database.db.selectFrom('session').select('last_seen_at').where('userId', '=', user.id).executeTakeFirstOrThrow()).last_seen_at).toEqual(first);
   });
+
+  it('mails the owner about a sign-in from a browser the account has not used, once; its button signs that browser out and asks for a new password', async () => {
+    const user = await signUpUser(t.app);
+    const mailsTo = async (subject: RegExp) => {
+      await t.settled();
+      return (await t.outbox()).filter((mail) => mail.to === user.email && subject.test(mail.subject));
+    };
+    // The account's first browser is news to no one.
+    expect(await mailsTo(/new sign-in/)).toHaveLength(0);
+    const firefox = await signInFrom(user, FIREFOX, '203.0.113.77');
+    const [mail] = await mailsTo(/new sign-in/);
+    expect(mail!.text).toContain('Firefox 133 on Linux, from 203.0.113.*');
+    // The same browser again (a newer version too) is known now.
+    await signInFrom(user, FIREFOX.replaceAll('133.0', '134.0'), '203.0.113.78');
+    expect(await mailsTo(/new sign-in/)).toHaveLength(1);
+
+    const link = new URL(mail!.links.find((each) => each.includes('/not-me?'))!);
+    expect(link.pathname).toBe('/not-me');
+    const token = link.searchParams.get('token')!;
+    const forged = await call(t.app, 'POST', '/api/account/not-me', { token: `${token.split('.')[0]}.bm90IGl0` });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toMatchObject({ error: 'INVALID_LINK' });
+    expect(await signedIn(firefox)).toBe(true);
+
+    const notMe = await call(t.app, 'POST', '/api/account/not-me', { token });
+    expect(notMe.statusCode, notMe.body).toBe(200);
+    expect(notMe.json()).toEqual({ message: 'We signed that browser out of your account and sent you an e-mail with a link to choose a new password.' });
+    expect(await signedIn(firefox)).toBe(false);
+    expect(await signedIn(user.cookie)).toBe(true);
+    expect(await mailsTo(/reset your password/i)).toHaveLength(1);
+  });
 });

@@ -39,6 +39,13 @@ export function endOtherSessions(db: Kysely<Database>, current: SessionInfo): Pr
   return deleteOtherSessions(db, current.user.id, current.session.id);
 }
 
+/** "Firefox on Linux": the browser and system without versions (an update is not a new browser). */
+export function browserOf(userAgent: string | null): string {
+  if (!userAgent) return 'unknown';
+  const parsed = Bowser.parse(userAgent);
+  return `${parsed.browser.name ?? 'unknown'} on ${parsed.os.name ?? 'unknown'}`;
+}
+
 /** "Firefox 133 on Ubuntu": the browser's name and major version, and the system's name. */
 export function describeUserAgent(userAgent: string | null): string {
   if (!userAgent) return 'An unknown browser';

@@ -1,13 +1,14 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountSchema, accountSessionsSchema, authProvidersSchema, deleteAccountSchema } from '../../shared/account-schema.js';
+import { accountSchema, accountSessionsSchema, authProvidersSchema, deleteAccountSchema, NOT_ME_DONE, notMeInputSchema } from '../../shared/account-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { ownProfileSchema, profileInputSchema } from '../../shared/profile-schema.js';
 import { deleteAccount, getAccount, getProfile, saveProfile } from './account.service.js';
 import { configuredSocialProviders } from './auth.js';
 import { endAccountSession, endOtherSessions, listAccountSessions } from './account-sessions.js';
+import { signOutNotMe } from './new-browser.js';
 import { idParams } from '../http/ids.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { EVERYTHING, LISTS, changes, neverCached, privateAnswer } from '../cache/route-caching.js';
@@ -18,6 +19,8 @@ export const DELETE_ACCOUNT_RATE_LIMITS = {
   perUser: { max: 5, windowSeconds: 15 * 60 },
   perClient: { max: 10, windowSeconds: 15 * 60 },
 };
+/** 'This wasn't me', per client: a person presses it once. */
+const NOT_ME_RATE_LIMIT = { max: 10, windowSeconds: 15 * 60 };
 const TOO_MANY_DELETES = 'Too many attempts to delete this account. Please wait 15 minutes and try again.';
 
 /** Saving the profile, per user: far more than anyone edits by hand; a stop for a script trying handles. */
@@ -121,6 +124,26 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       // Every other session of the account, in this process at once; this one is remembered again on its next request.
       deps.sessions.forgetUser(current.user.id);
       return { ended };
+    },
+  );
+
+  app.post(
+    '/api/account/not-me',
+    {
+      config: privateAnswer,
+      schema: {
+        tags: ['account'],
+        summary: "'This wasn't me' from a new sign-in's e-mail: signs that browser out and mails a link to choose a new password (no sign-in needed: the e-mail's token says whose)",
+        body: notMeInputSchema,
+        response: { 200: z.object({ message: z.string() }), 400: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      await deps.limiter.enforce(`not-me:client:${clientKey(request.ip)}`, NOT_ME_RATE_LIMIT, 'Too many attempts. Please wait 15 minutes and try again.');
+      const { email, userId } = await signOutNotMe(deps, request.body.token);
+      deps.sessions.forgetUser(userId);
+      await deps.auth.api.requestPasswordReset({ body: { email } });
+      return { message: NOT_ME_DONE };
     },
   );
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/constants.js';
 import { loadConfig } from '../config.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
-import { randomIp, signUpUser, uniqueEmail } from '../testing/test-users.js';
+import { randomIp, sessionCookie, signUpUser, uniqueEmail } from '../testing/test-users.js';
 import { AUTH_ADDRESS_LIMITS } from './auth-guards.js';
 import { AUTH_IP_RATE_LIMITS, configuredSocialProviders } from './auth.js';
 import { call, codeOf, get, linkParts, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
@@ -113,13 +113,14 @@ describe('account security', () => {
       expect((await signIn(user.email)).statusCode).toBe(401);
     });
 
-    it('leaves other sessions alone when not asked to end them', async () => {
+    it('ends the other sessions even when not asked to (issue 45: whoever knew the old password is signed out)', async () => {
       const user = await signUpUser(t.app);
       const phone = await signIn(user.email);
       const changed = await change(user.cookie, { currentPassword: PASSWORD, newPassword: 'a new password' });
       expect(changed.statusCode).toBe(200);
-      expect(await sessionEmail(t.app, phone.cookie)).toBe(user.email);
-      expect(await sessionEmail(t.app, user.cookie)).toBe(user.email);
+      expect(await sessionEmail(t.app, phone.cookie)).toBeNull();
+      // The browser that changed it stays signed in, with the session the answer set.
+      expect(await sessionEmail(t.app, sessionCookie(changed.headers['set-cookie']))).toBe(user.email);
     });
   });
 

@@ -13,6 +13,7 @@ import type { Database } from '../db/schema.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { isAccountSuspended } from './account.repository.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
+import { noteSignIn } from './new-browser.js';
 
 /** The header our Fastify adapter sets to the client address Fastify trusts (see auth.routes.ts). */
 export const CLIENT_IP_HEADER = 'x-blog-client-ip';
@@ -183,6 +184,11 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
             if (await isAccountSuspended(db, session.userId)) {
               throw APIError.from('FORBIDDEN', { message: messages.accountSuspended, code: 'ACCOUNT_SUSPENDED' });
             }
+          },
+          // A browser the account has not used before: its owner is told (auth/new-browser.ts).
+          // Queued mail; a failure here is logged, never a failed sign-in.
+          after: async (session) => {
+            await noteSignIn({ db, mailer, config, log }, session).catch((err: unknown) => log.error({ err }, 'could not note the sign-in’s browser'));
           },
         },
       },

@@ -43,3 +43,21 @@ export async function deleteOtherSessions(db: Kysely<Database>, userId: string, 
 export async function touchSession(db: Kysely<Database>, sessionId: string): Promise<void> {
   await db.updateTable('session').set({ last_seen_at: new Date() }).where('id', '=', sessionId).execute();
 }
+
+/**
+ * Lists `browser` among the account's known browsers. `isNew`: it was not there; `first`: the
+ * account had none before (its first sign-in, or its first since browsers were kept).
+ */
+export async function noteKnownBrowser(db: Kysely<Database>, userId: string, browser: string): Promise<{ isNew: boolean; first: boolean }> {
+  const before = await db.selectFrom('known_browsers').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const inserted = await db.insertInto('known_browsers').values({ user_id: userId, browser }).onConflict((conflict) => conflict.doNothing()).executeTakeFirst();
+  return { isNew: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0, first: Number(before.n) === 0 };
+}
+
+export function findSessionOwner(db: Kysely<Database>, sessionId: string) {
+  return db.selectFrom('session').select('userId').where('id', '=', sessionId).executeTakeFirst();
+}
+
+export function findUserEmail(db: Kysely<Database>, userId: string) {
+  return db.selectFrom('user').select('email').where('id', '=', userId).executeTakeFirst();
+}

@@ -23,6 +23,7 @@ import * as imports from './migrations/2026-11-25-06-imports.js';
 import * as profilesAndFederation from './migrations/2026-11-26-01-profiles-and-federation.js';
 import * as importRuns from './migrations/2026-11-28-01-import-runs.js';
 import * as sessionLastSeen from './migrations/2026-11-28-02-session-last-seen.js';
+import * as knownBrowsers from './migrations/2026-11-28-03-known-browsers.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-01-profiles-and-federation': profilesAndFederation,
   '2026-11-28-01-import-runs': importRuns,
   '2026-11-28-02-session-last-seen': sessionLastSeen,
+  '2026-11-28-03-known-browsers': knownBrowsers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

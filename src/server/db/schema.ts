@@ -320,6 +320,14 @@ export interface ImportRunTable {
   finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/** The browsers an account has signed in from (migration 2026-11-28-03). */
+export interface KnownBrowserTable {
+  user_id: string;
+  /** "Firefox on Linux". */
+  browser: string;
+  first_seen_at: Generated<Date>;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -347,6 +355,7 @@ export interface Database {
   subscriptions: SubscriptionTable;
   imported_items: ImportedItemTable;
   import_runs: ImportRunTable;
+  known_browsers: KnownBrowserTable;
   federation_keys: FederationKeyTable;
   federation_kv: FederationKvTable;
   federation_followers: FederationFollowerTable;
