@@ -35,8 +35,12 @@ describe('a scheduled blog with two app processes', () => {
     await expect
       .poll(async () => (await t.database.db.selectFrom('blogs').select('id').where('id', 'in', ids).where('status', '=', 'published').execute()).length, { timeout: 15_000 })
       .toBe(10);
+    // Each publish is the blog's event, whose subscription consumer queues the hook: once per blog, whichever process ran it.
+    await t.settled();
     const hooks = await t.database.db.selectFrom('queued_jobs').select(['key', 'attempts']).where('kind', '=', 'blog-published').where('key', 'in', ids.map((id) => `blog-published:${id}`)).execute();
     expect(hooks).toHaveLength(10);
+    const events = await t.database.db.selectFrom('queued_jobs').select('state').where('kind', '=', 'blog-event').execute();
+    expect(events.filter((job) => job.state === 'done')).toHaveLength(10);
     const publishes = await t.database.db.selectFrom('queued_jobs').select(['state', 'attempts']).where('kind', '=', 'publish-scheduled').execute();
     expect(publishes.every((job) => job.state === 'done' && job.attempts === 1)).toBe(true);
   });

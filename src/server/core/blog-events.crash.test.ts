@@ -1,3 +1,4 @@
+// test-plan: PGlite only (the servers it starts and kills run on an embedded database of their own)
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
