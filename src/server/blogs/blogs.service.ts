@@ -27,7 +27,7 @@ import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from '../core/blog-json.js';
 import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
-import { blogStatesBefore, recordBlogChange } from '../core/blog-events.js';
+import { blogStatesBefore, recordBlogChange, recordingBlogChange } from '../core/blog-events.js';
 import { parsePublishAt, queueSchedule, resolveSchedule } from './scheduled-publishing.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
@@ -216,9 +216,8 @@ export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string)
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
     const released = await releaseAllBlogInlineImages(trx, id);
-    const [state] = await blogStatesBefore(trx, { blogIds: [id] });
-    await recordBlogChange(trx, { blogId: id, before: state ?? null, origin: 'author', deleted: true });
-    if (!(await deleteOwnBlog(trx, id, userId))) throw noSuchBlog();
+    const deleted = await recordingBlogChange(trx, { blogId: id, origin: 'author', deleted: true }, () => deleteOwnBlog(trx, id, userId));
+    if (!deleted) throw noSuchBlog();
     return [current.image_key, released] as const;
   });
   if (imageKey) await removeImage(deps, imageKey);
@@ -235,11 +234,7 @@ export async function removeBlogImage(deps: BlogsDeps, userId: string, rawId: st
     const current = await lockBlogOwnership(trx, id, userId);
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
-    if (current.image_key) {
-      const [state] = await blogStatesBefore(trx, { blogIds: [id] });
-      await clearOwnBlogImage(trx, id, userId);
-      await recordBlogChange(trx, { blogId: id, before: state ?? null, origin: 'author' });
-    }
+    if (current.image_key) await recordingBlogChange(trx, { blogId: id, origin: 'author' }, () => clearOwnBlogImage(trx, id, userId));
     return current.image_key;
   });
   if (imageKey) await removeImage(deps, imageKey);

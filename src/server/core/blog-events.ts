@@ -119,6 +119,22 @@ export function recordBlogChange(
   return recordBlogChanges(trx, { before: [change.before], blogIds: [change.blogId], origin: change.origin, deleted: change.deleted });
 }
 
+/**
+ * One blog's write with its event: reads (and locks) the state before, runs `write`, records the
+ * change. `deleted`: the write deletes the blog (its event is recorded before, while the row is there).
+ */
+export async function recordingBlogChange<T>(
+  trx: Kysely<Database>,
+  change: { blogId: string; origin: BlogChangeOrigin; deleted?: boolean },
+  write: () => Promise<T>,
+): Promise<T> {
+  const [before] = await blogStatesBefore(trx, { blogIds: [change.blogId] });
+  if (change.deleted) await recordBlogChange(trx, { ...change, before: before ?? null });
+  const result = await write();
+  if (!change.deleted) await recordBlogChange(trx, { ...change, before: before ?? null });
+  return result;
+}
+
 const eventJob = (event: BlogEvent): NewJob => ({ kind: BLOG_EVENT_JOB, key: `${BLOG_EVENT_JOB}:${event.id}`, payload: { ...event } });
 
 export interface BlogEventConsumer {

@@ -242,8 +242,8 @@ export async function lockAccount(trx: Transaction<Database>, userId: string): P
   return (await trx.selectFrom('user').select('id').where('id', '=', userId).forUpdate().executeTakeFirst()) !== undefined;
 }
 
+/** The caller has locked the account (`lockAccount`) in this transaction, before reading its blogs. */
 export async function setSuspended(trx: Transaction<Database>, userId: string, suspended: boolean): Promise<string | undefined> {
-  if (!(await lockAccount(trx, userId))) return undefined;
   const row = await trx
     .updateTable('user')
     .set({ suspended_at: suspended ? new Date() : null })
