@@ -189,14 +189,13 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         if (outcome.status === 'failed') throw outcome.error;
       }
       for (const state of jobs.values()) {
-        const { intervalMs, runAtStart } = state.job;
-        // 'background': one run soon after this start, in this process (a sweep after a crash).
-        if (runAtStart === 'background') schedule(state, 0);
-        if (intervalMs !== undefined && deps.queue) {
-          await queueNextPeriod(state.job, intervalMs);
-          deps.queue.wake();
-        }
+        if (state.job.intervalMs === undefined || !deps.queue) continue;
+        await queueNextPeriod(state.job, state.job.intervalMs);
+        deps.queue.wake();
       }
+      // 'background': one run soon after this start, in this process (a sweep after a crash);
+      // scheduled once start() has nothing left to wait for, so it runs after start() returns.
+      for (const state of jobs.values()) if (state.job.runAtStart === 'background') schedule(state, 0);
     },
     async stop() {
       stopping.abort();
