@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
 import { createAuth } from './auth/auth.js';
+import { staffSecondFactorGuard } from './auth/staff-second-factor.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { accountRoutes } from './auth/account.routes.js';
 import { myDataRoutes } from './portability/my-data.routes.js';
@@ -233,6 +234,7 @@ export async function buildApp(options: BuildAppOptions) {
   // writes change (`cache/route-caching.ts`): a GET route that declares nothing is refused here.
   await app.register(async (features) => {
     applyCacheDeclarations(features);
+    features.addHook('onRequest', staffSecondFactorGuard(deps));
     await features.register(healthRoutes, deps);
     await features.register(contactRoutes, deps);
     await features.register(authRoutes, deps);

@@ -60,6 +60,8 @@ const envSchema = z.object({
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AUTH_REQUIRE_EMAIL_VERIFICATION: booleanFlag(true),
+  // Staff (the moderators) must have a second factor (an authenticator app or a passkey) to use the site.
+  STAFF_REQUIRE_SECOND_FACTOR: booleanFlag(false),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().trim().min(3).default('Blogging Site <no-reply@localhost>'),
   // Messages this process sends a minute at most (subscriptions, and every other e-mail): the
@@ -157,6 +159,8 @@ export interface Config {
   sitemapPartSize: number;
   authSecret: string;
   requireEmailVerification: boolean;
+  /** Staff without a second factor are sent to enrol, and their API calls answer 403 (`STAFF_REQUIRE_SECOND_FACTOR`). */
+  staffRequireSecondFactor: boolean;
   mail: { smtpUrl?: string; from: string; contactTo?: string; sendPerMinute: number };
   /** The durable queue (`src/server/queue/`): an idle worker's poll. */
   queue: { pollMs: number; retryBaseMs: number; leaseMs: number; concurrency: number };
@@ -248,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: M
     sitemapPartSize: e.SITEMAP_PART_SIZE,
     authSecret: e.AUTH_SECRET ?? readOrCreateSecret(dataDir),
     requireEmailVerification: e.AUTH_REQUIRE_EMAIL_VERIFICATION,
+    staffRequireSecondFactor: e.STAFF_REQUIRE_SECOND_FACTOR,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactTo: e.CONTACT_TO, sendPerMinute: e.MAIL_SEND_PER_MINUTE },
     queue: { pollMs: e.QUEUE_POLL_MS, retryBaseMs: e.QUEUE_RETRY_BASE_MS, leaseMs: e.QUEUE_LEASE_MS, concurrency: e.QUEUE_CONCURRENCY },
     ai: {

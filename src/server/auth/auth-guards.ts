@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { assertFromOwnSite } from '../http/same-origin.js';
 import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.js';
+import type { SessionUser } from '../core/session-user.js';
 
 const FIFTEEN_MINUTES = 15 * 60;
 
@@ -35,6 +36,18 @@ const LIMIT_BY_PATH = new Map<string, AddressLimit & { name: string }>(
   Object.entries(AUTH_ADDRESS_LIMITS).flatMap(([name, limit]) => limit.paths.map((path) => [path, { name, ...limit }] as const)),
 );
 
+/**
+ * Codes a signed-in account sends (confirming its authenticator app, turning it off) are limited
+ * per account; a sign-in's second step is locked by Better Auth after 5 wrong codes for 15 minutes
+ * (`SECOND_FACTOR_LOCKOUT`), per account as well.
+ */
+export const SECOND_FACTOR_CODE_LIMIT = perFifteenMinutes(
+  5,
+  ['/two-factor/verify-totp', '/two-factor/verify-backup-code', '/two-factor/disable'],
+  'Too many codes were tried for this account. Please wait 15 minutes and try again.',
+);
+const SECOND_FACTOR_CODE_PATHS = new Set(SECOND_FACTOR_CODE_LIMIT.paths);
+
 /** GETs that start a session: only our own /auth page may send them (no login CSRF). */
 const SIGN_IN_GETS = new Set(['/magic-link/verify', '/verify-email']);
 
@@ -49,13 +62,14 @@ export interface AuthRequest {
 export interface AuthGuardDeps {
   limiter: RateLimiter;
   config: Config;
+  sessions: { optionalUser(request: FastifyRequest): Promise<SessionUser | null> };
 }
 
 /**
  * Our own checks on auth requests, run on the very path and body Better Auth is handed
  * (see `auth.routes.ts`), so no way of writing a request reaches Better Auth unchecked.
  */
-export function createAuthGuards({ limiter, config }: AuthGuardDeps) {
+export function createAuthGuards({ limiter, config, sessions }: AuthGuardDeps) {
   const ownOrigin = new URL(config.publicUrl).origin;
   return async (request: FastifyRequest, auth: AuthRequest): Promise<void> => {
     if (auth.method === 'GET') {
@@ -66,7 +80,12 @@ export function createAuthGuards({ limiter, config }: AuthGuardDeps) {
     // A provider that answers by form post (Apple) posts from its own origin; Better Auth checks its state.
     if (auth.path.startsWith('/callback/')) return;
     assertFromOwnSite(request, ownOrigin);
-    const limit = LIMIT_BY_PATH.get(auth.path.replace(/\/+$/, ''));
+    const path = auth.path.replace(/\/+$/, '');
+    if (SECOND_FACTOR_CODE_PATHS.has(path)) {
+      const user = await sessions.optionalUser(request);
+      if (user) await limiter.enforce(`auth-account:second-factor:${user.id}`, SECOND_FACTOR_CODE_LIMIT.rule, SECOND_FACTOR_CODE_LIMIT.message);
+    }
+    const limit = LIMIT_BY_PATH.get(path);
     if (!limit) return;
     const email = emailOf(auth.body);
     if (!email) return;

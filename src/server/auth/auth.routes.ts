@@ -106,7 +106,7 @@ const DEFAULT_MESSAGES: Record<number, string> = {
 
 /** Mounts Better Auth's own endpoints at /api/auth/*, behind our guards. */
 export const authRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
-  const guards = createAuthGuards({ limiter: deps.limiter, config: deps.config });
+  const guards = createAuthGuards({ limiter: deps.limiter, config: deps.config, sessions: deps.sessions });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
 

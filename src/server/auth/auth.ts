@@ -14,6 +14,8 @@ import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { isAccountSuspended } from './account.repository.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
 import { noteSignIn } from './new-browser.js';
+import { secondFactorHooks, secondFactorPlugins } from './second-factor.js';
+import { mustEnrolSecondFactor } from './staff-second-factor.js';
 
 /** The header our Fastify adapter sets to the client address Fastify trusts (see auth.routes.ts). */
 export const CLIENT_IP_HEADER = 'x-blog-client-ip';
@@ -93,8 +95,14 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
   // Returned, not awaited by us: Better Auth hands it to `backgroundTasks`, so a request for a
   // registered address answers as fast as one for an unknown address (no timing oracle).
   const send = (message: MailMessage) => mailer.send(message);
+  // The code that turns two-factor off is checked by the plugin's own endpoints, once `auth` exists.
+  const verifyCode = async (code: string, headers: Headers) => {
+    if (/^\d{6}$/.test(code)) await auth.api.verifyTOTP({ body: { code }, headers });
+    else await auth.api.verifyBackupCode({ body: { code, disableSession: true }, headers });
+  };
+  const secondFactor = secondFactorHooks({ config, db, verifyCode, mustEnrol: (user) => mustEnrolSecondFactor({ config, db }, user) });
 
-  return betterAuth({
+  const auth = betterAuth({
     appName: 'Blogging Site',
     baseURL: config.publicUrl,
     basePath: '/api/auth',
@@ -165,15 +173,19 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
             text: `Your one-time sign-in code is ${otp}\n\nIt works once, for 10 minutes. If you did not ask for it, ignore this e-mail.\n`,
           }),
       }),
+      ...secondFactorPlugins(config),
     ],
     socialProviders,
     hooks: {
       // Changing the password ends the account's other sessions, always (issue 45): whoever knew
       // the old one is signed out everywhere but here.
       before: createAuthMiddleware(async (ctx) => {
+        await secondFactor.before(ctx);
         if (ctx.path !== '/change-password') return;
         return { context: { ...ctx, body: { ...(ctx.body as Record<string, unknown>), revokeOtherSessions: true } } };
       }),
+      // Second factors (auth/second-factor.ts): every way of signing in asks for one, a code counts once.
+      after: createAuthMiddleware(async (ctx) => secondFactor.after(ctx)),
     },
     databaseHooks: {
       session: {
@@ -215,6 +227,7 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
       },
     },
   });
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

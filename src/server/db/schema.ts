@@ -21,6 +21,8 @@ export interface UserTable {
   handle: ColumnType<string, string | undefined, string>;
   display_name: ColumnType<string | null, string | null | undefined, string | null>;
   bio: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Better Auth's `twoFactor` plugin: every sign-in asks for a second factor (migration 2026-11-28-04). */
+  twoFactorEnabled: ColumnType<boolean | null, boolean | undefined, boolean>;
 }
 
 export interface SessionTable {
@@ -328,11 +330,50 @@ export interface KnownBrowserTable {
   first_seen_at: Generated<Date>;
 }
 
+/** An account's authenticator app (Better Auth's `twoFactor` plugin; migration 2026-11-28-04). */
+export interface TwoFactorTable {
+  id: string;
+  /** Encrypted with the auth secret. */
+  secret: string;
+  /** Encrypted with the auth secret. */
+  backupCodes: string;
+  userId: string;
+  verified: boolean | null;
+  failedVerificationCount: number | null;
+  lockedUntil: Date | null;
+}
+
+/** A WebAuthn credential (the `@better-auth/passkey` plugin; migration 2026-11-28-04). */
+export interface PasskeyTable {
+  id: string;
+  name: string | null;
+  publicKey: string;
+  userId: string;
+  credentialID: string;
+  counter: number;
+  deviceType: string;
+  backedUp: boolean;
+  transports: string | null;
+  createdAt: Date | null;
+  aaguid: string | null;
+}
+
+/** Authenticator codes accepted in the last 90 seconds, refused a second time (migration 2026-11-28-04). */
+export interface UsedTotpCodeTable {
+  user_id: string;
+  /** HMAC of the code under the auth secret. */
+  code_hash: string;
+  used_at: Generated<Date>;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;
+  twoFactor: TwoFactorTable;
+  passkey: PasskeyTable;
+  used_totp_codes: UsedTotpCodeTable;
   rateLimit: AuthRateLimitTable;
   rate_limits: RateLimitTable;
   contact_messages: ContactMessageTable;

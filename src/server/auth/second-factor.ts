@@ -1,0 +1,182 @@
+import { createHmac } from 'node:crypto';
+import { passkey } from '@better-auth/passkey';
+import type { createAuthMiddleware} from 'better-auth/api';
+import { APIError, getSessionFromCtx, isAPIError } from 'better-auth/api';
+import { deleteSessionCookie } from 'better-auth/cookies';
+import { generateRandomString } from 'better-auth/crypto';
+import { twoFactor } from 'better-auth/plugins/two-factor';
+import { sql, type Kysely } from 'kysely';
+import { renderSVG } from 'uqr';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+
+/** Wrong codes an account may send while signing in before it is locked, and for how long (issue 45). */
+export const SECOND_FACTOR_LOCKOUT = { maxFailedAttempts: 5, durationSeconds: 15 * 60 };
+/** An authenticator code is accepted in its 30-second step and the steps either side: 90 seconds. */
+const TOTP_ACCEPTED_MS = 90_000;
+/** How long the second step of a sign-in may wait for its code (Better Auth's own default). */
+const CHALLENGE_SECONDS = 10 * 60;
+/** Better Auth's `two_factor` cookie: the pending sign-in its verify endpoints finish. */
+const TWO_FACTOR_COOKIE = 'two_factor';
+
+/**
+ * The ways of signing in that the `twoFactor` plugin does not hold itself (it holds
+ * `/sign-in/email`): a magic link, an e-mail code, a confirmed address and a social provider.
+ * Each makes a session; with two-factor on, it becomes the same pending second step.
+ */
+const OTHER_SIGN_IN_PATHS = ['/magic-link/verify', '/sign-in/email-otp', '/email-otp/verify-email', '/verify-email', '/sign-in/social'];
+const isOtherSignIn = (path: string) => OTHER_SIGN_IN_PATHS.includes(path) || path.startsWith('/callback/');
+
+export const secondFactorTexts = {
+  codeUsed: 'That code has been used already. Wait for the next code from your app.',
+  codeRequired: 'Enter a code from your authenticator app, or a backup code, to turn two-factor authentication off.',
+  staffMustEnrol: 'Your account is a staff account: set up an authenticator app or a passkey in Settings before doing anything else.',
+} as const;
+
+/** Better Auth's `twoFactor` (TOTP and backup codes) and `passkey` plugins, configured for this site. */
+export function secondFactorPlugins(config: Config) {
+  const site = new URL(config.publicUrl);
+  return [
+    twoFactor({
+      issuer: config.siteName,
+      // An account with no password (magic link, code, provider) confirms with a code instead.
+      allowPasswordless: true,
+      accountLockout: { enabled: true, ...SECOND_FACTOR_LOCKOUT },
+      backupCodeOptions: { amount: 10, length: 10 },
+    }),
+    // The relying party is the site itself, from PUBLIC_URL.
+    passkey({ rpID: site.hostname, rpName: config.siteName, origin: site.origin }),
+  ];
+}
+
+export interface SecondFactorHookDeps {
+  config: Config;
+  db: Kysely<Database>;
+  /** Better Auth's `verifyTOTP` and `verifyBackupCode`, for the code that turns two-factor off. */
+  verifyCode: (code: string, headers: Headers) => Promise<void>;
+  /** Whether a signed-in account must set up a second factor first (staff, `STAFF_REQUIRE_SECOND_FACTOR`). */
+  mustEnrol: (user: { id: string; email: string }) => Promise<boolean>;
+}
+
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/** What an after hook sees the endpoint answer: its JSON, or the error it threw. */
+const answered = (ctx: HookContext) => ctx.context.returned as unknown;
+
+/**
+ * The hooks that make the plugins do what the issue asks beyond their defaults: every way of
+ * signing in asks for the second factor; an authenticator code is accepted once; turning
+ * two-factor on ends the account's other sessions, turning it off asks for a code; enrolment
+ * answers with its QR code, drawn here; the session says when a staff account must enrol.
+ */
+export function secondFactorHooks({ config, db, verifyCode, mustEnrol }: SecondFactorHookDeps) {
+  // The requests that turn two-factor on (confirming the first code), told from before to after.
+  const enabling = new WeakSet<Request>();
+  const codeHash = (userId: string, code: string) => createHmac('sha256', config.authSecret).update(`${userId}:${code}`).digest('base64url');
+
+  const before = async (ctx: HookContext) => {
+    if (ctx.path === '/two-factor/verify-totp' && ctx.request) {
+      const current = await getSessionFromCtx(ctx);
+      if (current && !(current.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled) enabling.add(ctx.request);
+    }
+    if (ctx.path === '/two-factor/disable') {
+      const code = (ctx.body as { code?: unknown } | undefined)?.code;
+      if (typeof code !== 'string' || !code.trim()) throw APIError.from('BAD_REQUEST', { code: 'CODE_REQUIRED', message: secondFactorTexts.codeRequired });
+      await verifyCode(code.trim(), ctx.headers ?? new Headers());
+    }
+  };
+
+  /** The session a sign-in just made becomes the pending second step, as `twoFactor` does for a password. */
+  const challenge = async (ctx: HookContext) => {
+    const created = ctx.context.newSession;
+    if (!created || !(created.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled) return;
+    deleteSessionCookie(ctx, true);
+    await ctx.context.internalAdapter.deleteSession(created.session.token);
+    ctx.context.setNewSession(null);
+    const cookie = ctx.context.createAuthCookie(TWO_FACTOR_COOKIE, { maxAge: CHALLENGE_SECONDS });
+    const identifier = `2fa-${generateRandomString(20)}`;
+    const expiresAt = new Date(Date.now() + CHALLENGE_SECONDS * 1000);
+    await ctx.context.internalAdapter.createVerificationValue({ value: created.user.id, identifier, expiresAt });
+    await ctx.context.internalAdapter.createVerificationValue({ value: '0', identifier: `2fa-attempts-${identifier}`, expiresAt });
+    await ctx.setSignedCookie(cookie.name, identifier, ctx.context.secret, cookie.attributes);
+    const returned = answered(ctx);
+    // A link or a provider answered with a redirect: it goes to the page's second step instead.
+    if (isAPIError(returned) && returned.statusCode === 302) throw ctx.redirect(`${config.publicUrl}/auth?view=two_factor`);
+    return ctx.json({ twoFactorRedirect: true, twoFactorMethods: ['totp'] });
+  };
+
+  /** A code accepted once is refused for the 90 seconds it could still be accepted. */
+  const refuseReplayedCode = async (ctx: HookContext) => {
+    const returned = answered(ctx) as { user?: { id?: string } } | undefined;
+    const userId = returned?.user?.id;
+    const code = (ctx.body as { code?: unknown } | undefined)?.code;
+    if (!userId || typeof code !== 'string') return;
+    const first = await db
+      .insertInto('used_totp_codes')
+      .values({ user_id: userId, code_hash: codeHash(userId, code.trim()) })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['user_id', 'code_hash'])
+          .doUpdateSet({ used_at: sql`now()` })
+          .where('used_totp_codes.used_at', '<', sql<Date>`now() - ${`${TOTP_ACCEPTED_MS} milliseconds`}::interval`),
+      )
+      .returning('user_id')
+      .executeTakeFirst();
+    await db.deleteFrom('used_totp_codes').where('user_id', '=', userId).where('used_at', '<', sql<Date>`now() - ${`${TOTP_ACCEPTED_MS} milliseconds`}::interval`).execute();
+    if (first) return;
+    // Seen already: the session this answer made (a sign-in's) is taken back.
+    const made = ctx.context.newSession;
+    if (made) {
+      deleteSessionCookie(ctx, true);
+      await ctx.context.internalAdapter.deleteSession(made.session.token);
+      ctx.context.setNewSession(null);
+    }
+    throw APIError.from('UNAUTHORIZED', { code: 'CODE_ALREADY_USED', message: secondFactorTexts.codeUsed });
+  };
+
+  /** Two-factor just turned on: every other session of the account ends (whoever had one is out). */
+  const endOtherSessions = async (ctx: HookContext) => {
+    const made = ctx.context.newSession;
+    if (!made) return;
+    await db.deleteFrom('session').where('userId', '=', made.user.id).where('token', '!=', made.session.token).execute();
+  };
+
+  const after = async (ctx: HookContext) => {
+    if (isOtherSignIn(ctx.path)) return challenge(ctx);
+    const failed = isAPIError(answered(ctx));
+    if (ctx.path === '/two-factor/verify-totp') {
+      const turnedOn = ctx.request !== undefined && enabling.has(ctx.request);
+      if (ctx.request) enabling.delete(ctx.request);
+      if (failed) return;
+      await refuseReplayedCode(ctx);
+      if (turnedOn) await endOtherSessions(ctx);
+      return;
+    }
+    if (ctx.path === '/get-session' && !failed) {
+      // The page learns from the session that its account must enrol before anything else.
+      const returned = answered(ctx) as { user?: { id: string; email: string } } | null;
+      if (returned?.user && (await mustEnrol(returned.user))) return ctx.json({ ...returned, secondFactorRequired: true });
+      return;
+    }
+    if (ctx.path === '/two-factor/enable' && !failed) {
+      const returned = answered(ctx) as { totpURI?: string };
+      // The QR code is drawn here, as SVG: the secret never goes to anyone else's service.
+      if (returned.totpURI) return ctx.json({ ...returned, totpQrSvg: renderSVG(returned.totpURI) });
+    }
+  };
+
+  return { before, after };
+}
+
+/** Whether an account has a second factor: a confirmed authenticator app or a passkey. */
+export async function hasSecondFactor(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('user')
+    .select((eb) => [
+      'user.twoFactorEnabled',
+      eb.exists(eb.selectFrom('passkey').select('passkey.id').whereRef('passkey.userId', '=', 'user.id')).as('hasPasskey'),
+    ])
+    .where('user.id', '=', userId)
+    .executeTakeFirst();
+  return Boolean(row?.twoFactorEnabled || row?.hasPasskey);
+}
