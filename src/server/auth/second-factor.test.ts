@@ -1,4 +1,7 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { loggerOptions } from '../http/logging.js';
 import { call, codeOf, get, linkParts, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 import { useTestApp } from '../testing/test-app.js';
 import { keyOfUri, totp } from '../testing/totp.js';
@@ -227,5 +230,37 @@ describe('staff must have a second factor (STAFF_REQUIRE_SECOND_FACTOR)', () => 
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect((await get(t.app, '/api/moderation', { cookie: confirmed.cookie })).statusCode).toBe(200);
     expect((await get(t.app, '/api/auth/get-session', { cookie: confirmed.cookie })).json()).not.toHaveProperty('secondFactorRequired');
+  });
+});
+
+describe('what the log keeps of second factors', () => {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  // The production logger's options (its serializers and redactions), at its most talkative level.
+  const logger = { ...(loggerOptions(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'trace', AUTH_SECRET: 'x'.repeat(32) })) as object), stream };
+  const t = useTestApp({ LOG_LEVEL: 'trace' }, { logger });
+
+  it('has no code, secret, backup code or challenge in any line', async () => {
+    const user = await signUpUser(t.app);
+    const enabled = await post(t.app, '/api/auth/two-factor/enable', { password: user.password }, { cookie: user.cookie });
+    const { totpURI, backupCodes } = enabled.json<{ totpURI: string; backupCodes: string[] }>();
+    const secret = new URL(totpURI).searchParams.get('secret')!;
+    const code = totp(keyOfUri(totpURI), now());
+    await post(t.app, '/api/auth/two-factor/verify-totp', { code }, { cookie: user.cookie });
+    const signIn = await post(t.app, '/api/auth/sign-in/email', { email: user.email, password: user.password });
+    await post(t.app, '/api/auth/two-factor/verify-totp', { code: '123456' }, { cookie: cookiesOf(signIn) });
+    const signedIn = await post(t.app, '/api/auth/two-factor/verify-backup-code', { code: backupCodes[0] }, { cookie: cookiesOf(signIn) });
+    const options = await get(t.app, '/api/auth/passkey/generate-register-options', { cookie: signedIn.cookie });
+    expect(options.statusCode, options.body).toBe(200);
+    const { challenge } = options.json<{ challenge: string }>();
+
+    const log = lines.join('');
+    expect(log).toContain('/api/auth/two-factor/verify-totp');
+    for (const kept of [secret, code, '123456', challenge, ...backupCodes]) expect(log).not.toContain(kept);
   });
 });

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { passkey } from '@better-auth/passkey';
-import type { createAuthMiddleware} from 'better-auth/api';
-import { APIError, getSessionFromCtx, isAPIError } from 'better-auth/api';
+import { APIError, getSessionFromCtx, isAPIError, type createAuthMiddleware } from 'better-auth/api';
 import { deleteSessionCookie } from 'better-auth/cookies';
 import { generateRandomString } from 'better-auth/crypto';
 import { twoFactor } from 'better-auth/plugins/two-factor';

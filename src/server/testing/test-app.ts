@@ -30,7 +30,7 @@ export interface TestApp {
  * A fresh app on a fresh, migrated database (a copy of the run's template: PGlite, or
  * Postgres when the project says so), with its own DATA_DIR and mail outbox.
  */
-export async function createTestApp(env: Record<string, string> = {}, options: Pick<BuildAppOptions, 'pages' | 'mailer' | 'now'> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: Pick<BuildAppOptions, 'pages' | 'mailer' | 'now' | 'logger'> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-test-'));
   const database = await openTestDatabase(dataDir);
   const config = loadConfig({

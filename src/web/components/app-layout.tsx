@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate, useNavigation } from 'react-router';
+import { paths } from '../../shared/paths';
 import { messages } from '../../shared/messages';
 import { sessionQueryOptions, useSession, useSessionAcrossTabs } from '../lib/session';
 import { feedLinks, PAGE_FEED_ATTRIBUTE } from '../lib/feed-links';
@@ -26,6 +27,20 @@ function useRefetchWhenViewerChanges() {
     if (previous.current !== viewerId) void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryOptions.queryKey[0] });
     previous.current = viewerId;
   }, [isPending, viewerId, queryClient]);
+}
+
+/**
+ * A staff account that must set up a second factor (`STAFF_REQUIRE_SECOND_FACTOR`) is sent to
+ * Settings from every page until it has one; the server refuses its other API calls meanwhile.
+ */
+function useSecondFactorEnrolment() {
+  const { data } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const mustEnrol = Boolean(data?.secondFactorRequired) && location.pathname !== paths.settings();
+  useEffect(() => {
+    if (mustEnrol) void navigate(paths.settings(), { replace: true });
+  }, [mustEnrol, navigate]);
 }
 
 /** Puts the page's own feed links (an author's feeds) in the head in place of the last page's. */
@@ -72,6 +87,7 @@ export function AppLayout() {
   useHydratedMarker();
   useSessionAcrossTabs();
   useRefetchWhenViewerChanges();
+  useSecondFactorEnrolment();
   useDocumentTitle();
   const navigation = useNavigation();
   return (

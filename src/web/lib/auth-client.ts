@@ -1,4 +1,5 @@
-import { emailOTPClient, magicLinkClient } from 'better-auth/client/plugins';
+import { passkeyClient } from '@better-auth/passkey/client';
+import { emailOTPClient, magicLinkClient, twoFactorClient } from 'better-auth/client/plugins';
 import { createAuthClient } from 'better-auth/client';
 import { ApiError, NETWORK_ERROR_MESSAGE } from './api-client';
 
@@ -8,7 +9,8 @@ import { ApiError, NETWORK_ERROR_MESSAGE } from './api-client';
  */
 export const authClient = createAuthClient({
   basePath: '/api/auth',
-  plugins: [magicLinkClient(), emailOTPClient()],
+  // The second step of a sign-in is the form's own view (`two_factor`): no redirect of the plugin's.
+  plugins: [magicLinkClient(), emailOTPClient(), twoFactorClient(), passkeyClient()],
 });
 
 /**

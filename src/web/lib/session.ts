@@ -6,7 +6,9 @@ import { useHydrated } from './use-hydrated';
 
 /** What `GET /api/auth/get-session` answers for a signed-in browser (null when signed out). */
 export interface Session {
-  user: { id: string; email: string; name: string };
+  user: { id: string; email: string; name: string; twoFactorEnabled?: boolean | null };
+  /** A staff account that must set up a second factor before anything else (`STAFF_REQUIRE_SECOND_FACTOR`). */
+  secondFactorRequired?: boolean;
 }
 
 const SESSION_CHANNEL = 'blog-session';

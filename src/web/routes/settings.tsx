@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
@@ -10,10 +11,13 @@ import { ProfileSection } from '../features/auth/components/profile-form';
 import { ErrorNotice } from '../features/auth/components/form-notices';
 import { SetPasswordNote } from '../features/auth/components/set-password-note';
 import { SessionList } from '../features/auth/components/session-list';
+import { PasskeySettings } from '../features/auth/components/passkey-settings';
+import { TwoFactorSettings } from '../features/auth/components/two-factor-settings';
 import { CommentEmailSetting } from '../features/comments/components/comment-email-setting';
 import { SubscriptionList } from '../features/subscriptions/components/subscription-list';
 import { LoadingPage } from '../components/loading-page';
 import { errorMessage } from '../lib/api-client';
+import { useSession } from '../lib/session';
 import { paths } from '../../shared/paths';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
@@ -38,9 +42,15 @@ function SettingsCard({ heading, headingId, children }: { heading: string; headi
 
 function Settings({ user }: { user: SignedInUser }) {
   const account = useAccount(user.id);
+  const { data: session } = useSession();
   return (
     <div className="mx-auto" style={{ maxWidth: 640 }}>
       <h1 className="h3 mb-4">Settings</h1>
+      {session?.secondFactorRequired && (
+        <Alert variant="warning" role="alert">
+          Your account is a staff account: set up an authenticator app or a passkey below before doing anything else.
+        </Alert>
+      )}
       <Card className="mb-4">
         <Card.Body>
           <Form.Group controlId="account-email">
@@ -81,6 +91,13 @@ function Settings({ user }: { user: SignedInUser }) {
         <ErrorNotice message={errorMessage(account.error)} />
       ) : (
         <>
+          <SettingsCard heading="Two-factor authentication">
+            <TwoFactorSettings enabled={Boolean(session?.user.twoFactorEnabled)} hasPassword={account.data.hasPassword} />
+          </SettingsCard>
+          <SettingsCard heading="Passkeys">
+            <p className="mb-3">Sign in with your fingerprint, face or device PIN, or a security key, instead of a password; with two-factor on, a passkey is also a second factor.</p>
+            <PasskeySettings userId={user.id} />
+          </SettingsCard>
           <SettingsCard heading="Change Password" headingId="change-password-heading">
             {account.data.hasPassword ? <ChangePasswordForm /> : <SetPasswordNote email={user.email} />}
           </SettingsCard>

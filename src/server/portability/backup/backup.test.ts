@@ -12,11 +12,12 @@ import { uploadInlineImage } from '../../core/inline-images.js';
 import { createImageStorage, IMAGE_KEY_PREFIX, type ImageStorage } from '../../storage/storage.js';
 import { solidPng } from '../../testing/image-fixtures.js';
 import { signUpUser } from '../../testing/test-users.js';
+import { post } from '../../testing/auth-test-kit.js';
 import { castVote } from '../../votes/votes.service.js';
 import { useImportSite, useTempDir } from '../../testing/import-test-support.js';
 import { BackupError, restoreBackup, writeBackup } from './backup.service.js';
 
-const TABLES = ['user', 'account', 'session', 'blogs', 'votes', 'comments', 'inline_images', 'tag_counts', 'subscriptions'] as const;
+const TABLES = ['user', 'account', 'session', 'twoFactor', 'passkey', 'blogs', 'votes', 'comments', 'inline_images', 'tag_counts', 'subscriptions'] as const;
 
 /** Every row of the tables a site is made of, in a stable order. */
 async function rows(db: Kysely<Database>) {
@@ -49,6 +50,13 @@ describe('npm run backup / npm run restore', () => {
     });
     await createBlog(source.deps, bob.id, { fields: { title: 'A draft', blog: 'x', status: 'draft' } });
     await castVote(source.deps.db, { blogId: blog.id, userId: bob.id, direction: 'up' });
+    // Ada's second factors: an authenticator app and a passkey (issue 45).
+    const enabled = await post(app, '/api/auth/two-factor/enable', { password: ada.password }, { cookie: ada.cookie });
+    expect(enabled.statusCode, enabled.body).toBe(200);
+    await source.deps.db
+      .insertInto('passkey')
+      .values({ id: 'pk-ada', name: 'Laptop', publicKey: 'AQID', userId: ada.id, credentialID: 'cred-ada', counter: 3, deviceType: 'singleDevice', backedUp: false, transports: 'internal', createdAt: new Date(), aaguid: null })
+      .execute();
     const comment = await createComment(source.deps, bob.id, blog.id, { body: 'Nice' });
     await createComment(source.deps, ada.id, blog.id, { body: 'Thanks', parentId: comment.comment.id });
     writeFileSync(path.join(source.t.dataDir, 'auth-secret'), 'the-secret-that-signed-the-cookies\n');
@@ -74,6 +82,8 @@ describe('npm run backup / npm run restore', () => {
       const before = await rows(source.deps.db);
       expect(before.session!.length).toBe(2);
       expect(before.votes!.length).toBe(1);
+      expect(before.twoFactor!.length).toBe(1);
+      expect(before.passkey!.length).toBe(1);
       expect(await rows(restored.db)).toEqual(before);
     } finally {
       await restored.close();

@@ -47,6 +47,20 @@ export const authTexts = {
     button: 'Update password',
     loading: 'Updating password ...',
   },
+  passkey: {
+    button: 'Sign in with a passkey',
+    loading: 'Waiting for your passkey ...',
+  },
+  twoFactor: {
+    intro: 'Your account has two-factor authentication on. Enter the 6-digit code your authenticator app shows.',
+    backupIntro: 'Enter one of your backup codes. Each works once.',
+    codeLabel: 'Authentication code',
+    backupLabel: 'Backup code',
+    button: 'Verify',
+    useBackup: 'Use a backup code instead',
+    useApp: 'Use a code from your app instead',
+    emptyCode: 'Enter the code first.',
+  },
   /** Better Auth's guard against account pre-hijacking, said where it applies. */
   passwordlessNote:
     'Signing in with a link or a code confirms your email address. If the address had not been confirmed before, any password set on it is removed (so nobody who registered your address before you keeps a way in); set a new one with "Forgot your password?".',
@@ -60,6 +74,11 @@ const friendlier: Record<string, string> = {
   TOO_MANY_ATTEMPTS: 'Too many wrong codes. Ask for a new code.',
   INVALID_TOKEN: 'This link is invalid, used or expired. Ask for a new one.',
   TOKEN_EXPIRED: 'This link has expired. Ask for a new one.',
+  INVALID_CODE: 'That code is not right. Check your app (or the backup code) and try again.',
+  INVALID_BACKUP_CODE: 'That backup code is not right, or it has been used already.',
+  INVALID_TWO_FACTOR_COOKIE: 'This sign-in has expired. Please sign in again.',
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'Too many wrong codes for this sign-in. Please sign in again.',
+  ACCOUNT_TEMPORARILY_LOCKED: 'Too many wrong codes for this account. It is locked for 15 minutes: try again later.',
 };
 
 export function authErrorMessage(error: unknown): string {

@@ -9,9 +9,16 @@ interface FieldProps {
   invalid?: string | null;
 }
 
-export function EmailField(props: FieldProps) {
+/** The e-mail field; on the sign-in view the browser's suggestions there include the account's passkeys. */
+export function EmailField({ passkeyAutofill = false, ...props }: FieldProps & { passkeyAutofill?: boolean }) {
   return (
-    <FormField {...props} label={authTexts.emailLabel} type="email" autoComplete="username" placeholder={authTexts.emailPlaceholder} />
+    <FormField
+      {...props}
+      label={authTexts.emailLabel}
+      type="email"
+      autoComplete={passkeyAutofill ? 'username webauthn' : 'username'}
+      placeholder={authTexts.emailPlaceholder}
+    />
   );
 }
 

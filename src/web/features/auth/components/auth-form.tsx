@@ -6,6 +6,7 @@ import { ForgottenPasswordView, SignInView, SignUpView } from './password-views'
 import { MagicLinkView, VerifyOtpView } from './passwordless-views';
 import { SocialButtons } from './social-buttons';
 import { SuccessNotice } from './form-notices';
+import { TwoFactorView } from './two-factor-view';
 import { FORM_VIEWS, type FormView } from './view-links';
 
 const HEADINGS: Record<FormView, string> = {
@@ -15,6 +16,7 @@ const HEADINGS: Record<FormView, string> = {
   magic_link: 'Sign in with a magic link',
   verify_otp: 'Sign in with a one-time code',
   update_password: 'Choose a new password',
+  two_factor: 'Two-factor authentication',
 };
 
 /** The spec's one form with its views; the view is in the URL (`?view=`), starting at sign_in. */
@@ -50,6 +52,7 @@ export function AuthForm() {
         {view === 'forgotten_password' && <ForgottenPasswordView {...credentials} />}
         {view === 'magic_link' && <MagicLinkView {...credentials} />}
         {view === 'verify_otp' && <VerifyOtpView {...credentials} />}
+        {view === 'two_factor' && <TwoFactorView />}
         {view === 'update_password' && (
           <p>
             To choose a new password, open the link in your password reset email.{' '}

@@ -11,6 +11,7 @@ import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
 import { NewPasswordFields, type NewPasswordPair } from './auth-fields';
 import { ErrorNotice } from './form-notices';
+import { needsSecondStep, useSecondStep } from '../use-second-step';
 import { firstErrorPerField } from '../../../lib/field-errors';
 
 /*
@@ -33,10 +34,11 @@ export function EmailLinkPage({ view, token }: { view: LinkView; token: string }
 
 function ConfirmEmail({ token }: { token: string }) {
   const action = useAuthAction();
+  const secondStep = useSecondStep();
   const navigate = useNavigate();
   const confirm = async () => {
     const result = await action.run(({ authClient, authCall }) => authCall(authClient.verifyEmail({ query: { token } })));
-    if (!result) return;
+    if (!result || secondStep(result)) return;
     // Signed in by the confirmation: the page shows the welcome screen; else (confirmed before) the sign-in form.
     void navigate(paths.auth('sign_in'), { replace: true, state: { notice: 'Your email address is confirmed.' } });
   };
@@ -54,16 +56,18 @@ function ConfirmEmail({ token }: { token: string }) {
 
 function MagicLinkConfirm({ token }: { token: string }) {
   const action = useAuthAction();
+  const secondStep = useSecondStep();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const signIn = async () => {
     const result = await action.run(async ({ authClient, authCall }) => {
       const data: unknown = await authCall(authClient.magicLink.verify({ query: { token } }));
+      if (needsSecondStep(data)) return data;
       // A spent or expired link answers with a redirect to an error page, not with a user.
       if (!data || typeof data !== 'object' || !('user' in data)) throw Object.assign(new Error('invalid'), { code: 'INVALID_TOKEN' });
       return data;
     });
-    if (!result) return;
+    if (!result || secondStep(result)) return;
     refreshSession(queryClient);
     void navigate('/auth', { replace: true });
   };

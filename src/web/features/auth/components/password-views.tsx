@@ -6,6 +6,8 @@ import { useAuthAction } from '../use-auth-action';
 import { EmailField, PasswordField } from './auth-fields';
 import { ErrorNotice, SuccessNotice } from './form-notices';
 import { ViewLinks } from './view-links';
+import { PasskeySignIn } from './passkey-sign-in';
+import { useSecondStep } from '../use-second-step';
 
 /** What the sign-in and sign-up views share, so moving between them keeps what was typed. */
 export interface Credentials {
@@ -17,18 +19,21 @@ export interface Credentials {
 
 export function SignInView({ email, setEmail, password, setPassword }: Credentials) {
   const action = useAuthAction();
-  const submit = (event: FormEvent) => {
+  const secondStep = useSecondStep();
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    // On success the session is read again and the page turns into the welcome screen.
-    void action.run(({ authClient, authCall }) => authCall(authClient.signIn.email({ email, password })));
+    // On success the session is read again and the page turns into the welcome screen; with
+    // two-factor on, the form asks for the code first.
+    secondStep(await action.run(({ authClient, authCall }) => authCall(authClient.signIn.email({ email, password }))));
   };
   return (
-    <Form noValidate onSubmit={submit} aria-labelledby="auth-view-heading">
-      <EmailField id="sign-in-email" value={email} onChange={setEmail} />
+    <Form noValidate onSubmit={(event) => void submit(event)} aria-labelledby="auth-view-heading">
+      <EmailField id="sign-in-email" value={email} onChange={setEmail} passkeyAutofill />
       <PasswordField id="sign-in-password" label={authTexts.signIn.passwordLabel} value={password} onChange={setPassword} autoComplete="current-password" />
       <Button type="submit" className="w-100" disabled={action.pending}>
         {action.pending ? authTexts.signIn.loading : authTexts.signIn.button}
       </Button>
+      <PasskeySignIn autofill />
       <ViewLinks to={['forgotten_password', 'sign_up', 'magic_link', 'verify_otp']} />
       <ErrorNotice message={action.error} />
     </Form>

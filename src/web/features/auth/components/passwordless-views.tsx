@@ -4,6 +4,7 @@ import Form from 'react-bootstrap/Form';
 import { messages } from '../../../../shared/messages';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
+import { useSecondStep } from '../use-second-step';
 import { EmailField } from './auth-fields';
 import { ErrorNotice, SuccessNotice } from './form-notices';
 import type { Credentials } from './password-views';
@@ -48,6 +49,7 @@ export function MagicLinkView({ email, setEmail }: EmailState) {
 export function VerifyOtpView({ email, setEmail }: EmailState) {
   const send = useAuthAction();
   const verify = useAuthAction();
+  const secondStep = useSecondStep();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
 
@@ -65,10 +67,10 @@ export function VerifyOtpView({ email, setEmail }: EmailState) {
     }
   };
 
-  const verifyCode = (event: FormEvent) => {
+  const verifyCode = async (event: FormEvent) => {
     event.preventDefault();
     if (!sentTo) return;
-    void verify.run(({ authClient, authCall }) => authCall(authClient.signIn.emailOtp({ email: sentTo, otp: code.trim() })));
+    secondStep(await verify.run(({ authClient, authCall }) => authCall(authClient.signIn.emailOtp({ email: sentTo, otp: code.trim() }))));
   };
 
   if (!sentTo) {
@@ -86,7 +88,7 @@ export function VerifyOtpView({ email, setEmail }: EmailState) {
   }
 
   return (
-    <Form noValidate onSubmit={verifyCode} aria-labelledby="auth-view-heading">
+    <Form noValidate onSubmit={(event) => void verifyCode(event)} aria-labelledby="auth-view-heading">
       <p>
         {authTexts.verifyOtp.sent} <span className="text-body-secondary">({sentTo})</span>
       </p>

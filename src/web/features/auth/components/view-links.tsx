@@ -2,10 +2,10 @@ import { paths } from '../../../../shared/paths';
 import { Link } from 'react-router';
 import { authTexts } from '../auth-texts';
 
-export type FormView = 'sign_in' | 'sign_up' | 'forgotten_password' | 'magic_link' | 'verify_otp' | 'update_password';
-export const FORM_VIEWS: readonly FormView[] = ['sign_in', 'sign_up', 'forgotten_password', 'magic_link', 'verify_otp', 'update_password'];
+export type FormView = 'sign_in' | 'sign_up' | 'forgotten_password' | 'magic_link' | 'verify_otp' | 'update_password' | 'two_factor';
+export const FORM_VIEWS: readonly FormView[] = ['sign_in', 'sign_up', 'forgotten_password', 'magic_link', 'verify_otp', 'update_password', 'two_factor'];
 
-const LINK_TEXT: Record<Exclude<FormView, 'update_password'>, string> = {
+const LINK_TEXT: Record<Exclude<FormView, 'update_password' | 'two_factor'>, string> = {
   sign_in: authTexts.signIn.link,
   sign_up: authTexts.signUp.link,
   forgotten_password: authTexts.forgottenPassword.link,
