@@ -11,7 +11,7 @@ async function expectNoAxeViolations(page: Page) {
 }
 
 test.describe('second factors', () => {
-  test('a passkey is added in Settings (virtual authenticator), then signs in on its own from /auth', async ({ page, context }) => {
+  test('a passkey is added in Settings (virtual authenticator), then signs in on its own from /auth: by autofill, and by its button', async ({ page, context }) => {
     // The DevTools protocol's WebAuthn domain: an authenticator inside this browser that
     // answers every ceremony as if the person had touched it.
     const cdp = await context.newCDPSession(page);
@@ -34,10 +34,19 @@ test.describe('second factors', () => {
     expect(credentials).toHaveLength(1);
     await expectNoAxeViolations(page);
 
-    // Signed out, the passkey alone signs in.
+    // Signed out, the passkey alone signs in: first as the e-mail field's autofill offers it (the
+    // virtual authenticator picks it at once, as a person would from the suggestions)...
     await context.clearCookies();
     await page.goto('/auth');
     await expect(page.getByLabel('Email address', { exact: true })).toHaveAttribute('autocomplete', 'username webauthn');
+    await expect(welcome(page, email)).toBeVisible();
+
+    // ...then with the button, in a browser that has no autofill for passkeys.
+    await page.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
+    });
+    await context.clearCookies();
+    await page.goto('/auth');
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expect(welcome(page, email)).toBeVisible();
 
@@ -51,7 +60,7 @@ test.describe('second factors', () => {
     const { email, password } = await signUpVerified(context);
     await page.goto('/settings');
     const card = page.getByRole('form', { name: 'Set up an authenticator app' });
-    await card.getByLabel('Current Password').fill(password);
+    await card.getByLabel('Your current password').fill(password);
     await card.getByRole('button', { name: 'Set up an authenticator app' }).click();
 
     await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
+import { useAuthClient } from '../../../lib/session';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
 import { ErrorNotice } from './form-notices';
@@ -17,19 +18,23 @@ async function autofillAvailable(): Promise<boolean> {
  */
 export function PasskeySignIn({ autofill = false }: { autofill?: boolean }) {
   const action = useAuthAction();
-  const { run } = action;
+  const loadAuth = useAuthClient();
   useEffect(() => {
     if (!autofill) return;
     let cancelled = false;
-    void autofillAvailable().then((available) => {
-      // A conditional request waits quietly for the person to pick a passkey; nothing to show before.
-      if (available && !cancelled) void run(({ authClient }) => authClient.signIn.passkey({ autoFill: true }));
+    void autofillAvailable().then(async (available) => {
+      if (!available || cancelled) return;
+      // A conditional request waits quietly, with no pending state, for the person to pick a
+      // passkey from the field's suggestions (a sign-in refreshes the session itself). The
+      // button's own request replaces it; its abort is no error to show.
+      const { authClient } = await loadAuth();
+      await authClient.signIn.passkey({ autoFill: true }).catch(() => undefined);
     });
     return () => {
       cancelled = true;
     };
-  }, [autofill, run]);
-  const signIn = () => void run(({ authClient, authCall }) => authCall(authClient.signIn.passkey()));
+  }, [autofill, loadAuth]);
+  const signIn = () => void action.run(({ authClient, authCall }) => authCall(authClient.signIn.passkey()));
   return (
     <>
       <Button variant="outline-secondary" className="w-100 mt-3" onClick={signIn} disabled={action.pending}>

@@ -99,7 +99,7 @@ export function TwoFactorSettings({ enabled, hasPassword }: { enabled: boolean; 
     }
   };
   const passwordField = hasPassword && (
-    <PasswordField id="two-factor-password" label="Current Password" value={password} onChange={setPassword} autoComplete="current-password" />
+    <PasswordField id="two-factor-password" label="Your current password" value={password} onChange={setPassword} autoComplete="current-password" />
   );
 
   if (codes) return <BackupCodes codes={codes} onDone={() => setCodes(null)} />;
