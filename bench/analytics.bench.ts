@@ -20,7 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { addDays } from '../src/shared/analytics-schema.js';
 import { createAnalyticsBuffer } from '../src/server/analytics/analytics-buffer.js';
 import { dayOf } from '../src/server/analytics/analytics.job.js';
-import { pruneRaw, rollUp } from '../src/server/analytics/analytics.repository.js';
+import { dailyViews, pruneRaw, readersDays, rollUp, SITE, topBlogs, topValues } from '../src/server/analytics/analytics.repository.js';
 import { blogAnalytics, siteAnalytics } from '../src/server/analytics/analytics.service.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
@@ -69,19 +69,19 @@ try {
     await sql`insert into blogs (user_id, title, body) select 'bench-author', 'Blog ' || n, 'Words.' from generate_series(1, ${BLOGS}) n`.execute(db);
     await sql`create temporary table bench_blogs as select row_number() over (order by id) as n, id::text as id from blogs`.execute(db);
   });
-  // Popular blogs get more views (n^2 skew); visitors repeat (about 3 views each); a fifth of
-  // views have a referrer from a list of 40 hosts.
+  // In the order they would be written (day after day); popular blogs get more views (n^2 skew);
+  // visitors repeat (about 3 views each); a fifth of views have a referrer from a list of 40 hosts.
   await step(`${(VIEWS / 1e6).toFixed(0)} million raw views over ${RAW_DAYS} days`, () =>
     sql`
       insert into analytics_views (day, kind, blog_id, visitor, referrer_host, source, utm_source, utm_medium, utm_campaign)
-      select ${firstRaw}::date + (g % ${RAW_DAYS}),
+      select ${firstRaw}::date + (g::bigint * ${RAW_DAYS} / (${VIEWS} + 1))::int,
              case when g % 10 = 0 then 'home' else 'blog' end,
-             case when g % 10 = 0 then null else (select id from bench_blogs where n = 1 + floor(${BLOGS} * power(random(), 2))::int) end,
+             case when g % 10 = 0 then null else b.ids[1 + floor(${BLOGS} * power(random(), 2))::int] end,
              md5((g / 3)::text),
              case when g % 5 = 0 then 'referrer-' || (g % 40) || '.example' end,
              (array['direct','search','social','fediverse','email','feeds','other'])[1 + g % 7],
              case when g % 50 = 0 then 'newsletter' end, case when g % 50 = 0 then 'email' end, case when g % 100 = 0 then 'spring' end
-      from generate_series(1, ${VIEWS}) g
+      from generate_series(1, ${VIEWS}) g, (select array_agg(id order by n) ids from bench_blogs) b
     `.execute(db),
   );
   await step(`${DAYS} days of daily rows (the site, every blog)`, async () => {
@@ -117,8 +117,23 @@ try {
 
   const popular = (await sql<{ id: string; title: string }>`select b.id::text id, b.title from bench_blogs bb join blogs b on b.id::text = bb.id where bb.n = 1`.execute(db)).rows[0]!;
   const rows: string[] = [];
+  const breakdown: string[] = [];
   const floor = await timed(SAMPLES, () => sql`select 1`.execute(db));
   rows.push(`| \`select 1\` (the floor) | | ${floor.p50.toFixed(1)} | ${floor.p95.toFixed(1)} | ${floor.max.toFixed(1)} |`);
+  for (const days of [30, DAYS]) {
+    const range = { from: addDays(today, -(days - 1)), to: today };
+    const parts = {
+      days: () => dailyViews(db, SITE, range),
+      referrers: () => topValues(db, SITE, ['referrer'], range, 20),
+      breakdowns: () => topValues(db, SITE, ['source', 'utm_source', 'utm_medium', 'utm_campaign'], range, 37),
+      topBlogs: () => topBlogs(db, range, 10),
+      readers: () => readersDays(db, range),
+    };
+    for (const [name, run] of Object.entries(parts)) {
+      const part = await timed(Math.min(SAMPLES, 20), run);
+      breakdown.push(`site ${days} days, ${name}: p50 ${part.p50.toFixed(1)} ms, p95 ${part.p95.toFixed(1)} ms`);
+    }
+  }
   for (const days of [7, 30, 90, DAYS]) {
     const range = { from: addDays(today, -(days - 1)), to: today };
     const site = await timed(SAMPLES, () => siteAnalytics(db, range));
@@ -148,6 +163,8 @@ try {
     '| answer | range | p50 | p95 | max |',
     '|---|---|---|---|---|',
     ...rows,
+    '',
+    ...breakdown,
     '',
     `roll-up of today's ${todays} raw views (the 5-minute job): p50 ${rolled.p50.toFixed(0)} ms, p95 ${rolled.p95.toFixed(0)} ms (5 runs)`,
     `pruning one day (${dayBefore} raw views): ${pruneMs.toFixed(0)} ms (${pruned} rows)`,

@@ -77,23 +77,25 @@ export async function rollUp(db: Kysely<Database>, { today, keepFrom }: { today:
     if (from < keepFrom) from = keepFrom;
     if (from > today) from = today;
     await trx.deleteFrom('analytics_daily').where('day', '>=', from).execute();
+    // One scan of the raw rows for the site's figures and every blog's (grouping sets): the site's
+    // rows are those grouped without the blog; a view of no blog (home, a tag) counts for the site only.
     await sql`
       insert into analytics_daily (blog_id, day, views, visitors)
-      select ${SITE}, day, count(*), count(distinct visitor) from analytics_views where day >= ${from} group by day
-      union all
-      select blog_id, day, count(*), count(distinct visitor) from analytics_views where day >= ${from} and blog_id is not null group by blog_id, day
+      select case when grouping(blog_id) = 1 then ${SITE} else blog_id end, day, count(*), count(distinct visitor)
+      from analytics_views where day >= ${from}
+      group by grouping sets ((day), (day, blog_id))
+      having grouping(blog_id) = 1 or blog_id is not null
     `.execute(trx);
     await trx.deleteFrom('analytics_daily_sources').where('day', '>=', from).execute();
-    for (const [dimension, column] of DIMENSIONS) {
-      const value = sql.ref(column);
-      await sql`
-        insert into analytics_daily_sources (blog_id, dimension, day, value, views)
-        select ${SITE}, ${dimension}, day, ${value}, count(*) from analytics_views where day >= ${from} and ${value} is not null group by day, ${value}
-        union all
-        select blog_id, ${dimension}, day, ${value}, count(*) from analytics_views
-        where day >= ${from} and blog_id is not null and ${value} is not null group by blog_id, day, ${value}
-      `.execute(trx);
-    }
+    const dimensions = sql.join(DIMENSIONS.map(([dimension, column]) => sql`(${dimension}, v.${sql.ref(column)})`));
+    await sql`
+      insert into analytics_daily_sources (blog_id, dimension, day, value, views)
+      select case when grouping(blog_id) = 1 then ${SITE} else blog_id end, dimension, day, value, count(*)
+      from analytics_views v cross join lateral (values ${dimensions}) as d(dimension, value)
+      where v.day >= ${from} and d.value is not null
+      group by grouping sets ((day, dimension, value), (day, blog_id, dimension, value))
+      having grouping(blog_id) = 1 or blog_id is not null
+    `.execute(trx);
     // Feed figures per day; a day's e-mail and fediverse figures are its own snapshot (below), kept.
     await sql`
       insert into analytics_daily_readers (day, feed_subscribers, feed_fetchers)
