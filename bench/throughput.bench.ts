@@ -60,6 +60,8 @@ if (process.argv[2] === 'bare') {
   await main();
 }
 
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 function crowdAddress(): string {
   const b = randomBytes(3);
   return `10.${b[0]}.${b[1]}.${b[2]}`;
@@ -120,7 +122,8 @@ function crowd(url: string, cookies?: string[], extra: Partial<autocannon.Reques
       {
         ...extra,
         setupRequest: (request) => {
-          const headers: Record<string, string> = { ...(request.headers as Record<string, string>), 'x-forwarded-for': crowdAddress() };
+          // A browser's user agent, as readers send one: the analytics count these requests (issue 46).
+          const headers: Record<string, string> = { ...(request.headers as Record<string, string>), 'x-forwarded-for': crowdAddress(), 'user-agent': BROWSER };
           if (cookies) headers.cookie = cookies[n++ % cookies.length]!;
           return { ...request, headers };
         },

@@ -69,6 +69,10 @@ import { registerImageVariantsJob } from './images/image-variants.job.js';
 import { registerStorageSweepJob } from './storage-sweep/storage-sweep.job.js';
 import { createFederationLoader, registerFederationJobs, registerFederationKvCleanup, type FederationLoader } from './federation/federation-loader.js';
 import { federationRoutes, registerArticleNegotiation } from './federation/federation.routes.js';
+import { createAnalyticsBuffer, type AnalyticsBuffer } from './analytics/analytics-buffer.js';
+import { registerAnalyticsCounting, siteHostOf } from './analytics/analytics-counting.js';
+import { registerAnalyticsJob } from './analytics/analytics.job.js';
+import { analyticsRoutes } from './analytics/analytics.routes.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -99,6 +103,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** The durable job queue: its workers start when the app is ready and stop when it closes. */
     queue: JobQueue;
+    /** The views counted in memory (docs/analytics.md), written in batches; none with ANALYTICS=false. */
+    analytics: AnalyticsBuffer | null;
   }
 }
 
@@ -131,6 +137,15 @@ export async function buildApp(options: BuildAppOptions) {
   // Below 2 GB the process has `gc` (`--expose-gc`, see the memory budget): one collection that
   // gives V8's free pages back once requests stop for a few seconds.
   const idleReclaim = registerIdleReclaim(app);
+  const now = options.now ?? (() => new Date());
+  // Before the response cache's hook, which answers a hit without running the hooks after it: a
+  // hit is counted too. Counting only holds the view in memory; the buffer writes in batches.
+  let analytics: AnalyticsBuffer | null = null;
+  if (config.analytics.enabled) {
+    analytics = createAnalyticsBuffer({ db: database.db, siteHost: siteHostOf(config.publicUrl), flushMs: config.analytics.flushMs, log: app.log.child({ module: 'analytics' }) });
+    registerAnalyticsCounting(app, analytics, { siteHost: siteHostOf(config.publicUrl), now });
+  }
+  app.decorate('analytics', analytics);
 
   // The transport sends (SMTP, or the outbox folder); the app's mailer only queues: every message
   // is a job of the durable queue, sent at MAIL_SEND_PER_MINUTE and retried while SMTP is down.
@@ -255,6 +270,7 @@ export async function buildApp(options: BuildAppOptions) {
     features.get('/api/openapi.json', { schema: { hide: true }, config: neverCached }, async () => app.swagger());
     await features.register(feedRoutes, deps);
     if (loadFederation) await features.register(federationRoutes, { ...deps, loadFederation });
+    await features.register(analyticsRoutes, { ...deps, now });
   });
 
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
@@ -279,11 +295,19 @@ export async function buildApp(options: BuildAppOptions) {
   registerScheduledPublishing(queue, { db: database.db });
   registerQueueCleanupJob(jobs, queue);
   if (loadFederation) registerFederationKvCleanup(jobs, database.db);
+  if (analytics) registerAnalyticsJob(jobs, { db: database.db, now }, { rawDays: config.analytics.rawDays });
   // The queue's workers run whenever the app is up (tests' apps too): mail must go out.
   app.addHook('onReady', async () => queue.start());
+  // Every few seconds, and once more as the app closes (before the database does).
+  if (analytics) {
+    const buffer = analytics;
+    app.addHook('onReady', async () => buffer.start());
+  }
   registerStorageSweepJob(jobs, { db: database.db, storage }, { ...config.storageSweep, inlineGraceMs: config.inlineImages.graceMs });
 
   app.addHook('onClose', async () => {
+    // The views still in memory are written before the database closes (a SIGTERM loses none).
+    await analytics?.stop();
     // A job stops after the step in hand, before the database it writes to closes.
     await jobs.stop();
     // The jobs running finish before the transport closes (what is still queued waits for the next start).

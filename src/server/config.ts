@@ -123,6 +123,12 @@ const envSchema = z.object({
   FEDERATION: booleanFlag(true),
   // Lets federation fetch and deliver to private and loopback addresses: for tests on 127.0.0.1 only.
   FEDERATION_ALLOW_PRIVATE_ADDRESS: booleanFlag(false),
+  // Counting of page views and feed fetches (docs/analytics.md): off, nothing is counted.
+  ANALYTICS: booleanFlag(true),
+  // Days the raw rows of views are kept after their roll-up into daily figures.
+  ANALYTICS_RAW_DAYS: positiveInt(30),
+  // How often a process writes the views it has counted in memory (a kill -9 loses at most this window).
+  ANALYTICS_FLUSH_MS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(100, 'must be at least 100').max(60_000, 'must be at most 60000').default(5_000),
 });
 
 export interface S3Config {
@@ -213,6 +219,12 @@ export interface Config {
    * addresses, which only tests between two local sites need.
    */
   federation: { enabled: boolean; allowPrivateAddress: boolean };
+  /**
+   * Privacy-first analytics (`ANALYTICS`, on by default; docs/analytics.md): views counted in
+   * memory and written every `flushMs` (`ANALYTICS_FLUSH_MS`), raw rows kept `rawDays`
+   * (`ANALYTICS_RAW_DAYS`) after their daily roll-up.
+   */
+  analytics: { enabled: boolean; rawDays: number; flushMs: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: MemoryProbe): Config {
@@ -294,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: M
     logLevel: e.LOG_LEVEL,
     metrics: e.METRICS_TOKEN || e.METRICS_PORT ? { token: e.METRICS_TOKEN, port: e.METRICS_PORT } : undefined,
     federation: { enabled: e.FEDERATION, allowPrivateAddress: e.FEDERATION_ALLOW_PRIVATE_ADDRESS },
+    analytics: { enabled: e.ANALYTICS, rawDays: e.ANALYTICS_RAW_DAYS, flushMs: e.ANALYTICS_FLUSH_MS },
   };
 }
 

@@ -17,7 +17,9 @@ export async function startServer(config: Config) {
   const storage = createImageStorage(config);
   const app = await buildApp({ config, database, storage });
   app.addHook('onClose', async () => {
-    // Background jobs stop after the step in hand, before the database they write to closes.
+    // The views counted in memory are written, and background jobs stop after the step in hand,
+    // before the database they write to closes (this hook runs before buildApp's own).
+    await app.analytics?.stop();
     await app.jobs.stop();
     await app.queue.stop();
     stopImageWorker();

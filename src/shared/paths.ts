@@ -28,6 +28,10 @@ export const paths = {
   ai: () => '/ai',
   moderation: () => '/moderation',
   import: () => '/import',
+  /** The site's figures (moderators); `days` or a custom `from`/`to` range. */
+  analytics: (range: Record<string, string | undefined> = {}) => withQuery('/analytics', range),
+  /** One blog's figures, for its author. */
+  blogAnalytics: (id: string, range: Record<string, string | undefined> = {}) => withQuery('/analytics/blog', { id, ...range }),
   /** The signed-in reader's fediverse follows, their posts and replies. */
   following: () => '/following',
   auth: (view?: string, extra: Record<string, string> = {}) => withQuery('/auth', { view, ...extra }),

@@ -53,6 +53,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/import', async () => (await import('./routes/import')).importScreen),
         screen('/following', async () => (await import('./routes/following')).followingScreen),
         screen('/not-me', async () => (await import('./routes/not-me')).notMeScreen),
+        screen('/analytics', async () => (await import('./routes/analytics')).analyticsScreen),
+        screen('/analytics/blog', async () => (await import('./routes/blog-analytics')).blogAnalyticsScreen),
         {
           path: '*',
           // The server answers unknown paths with 404 and this screen.

@@ -25,6 +25,7 @@ import * as importRuns from './migrations/2026-11-28-01-import-runs.js';
 import * as sessionLastSeen from './migrations/2026-11-28-02-session-last-seen.js';
 import * as knownBrowsers from './migrations/2026-11-28-03-known-browsers.js';
 import * as secondFactors from './migrations/2026-11-28-04-second-factors.js';
+import * as analytics from './migrations/2026-11-28-05-analytics.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-02-session-last-seen': sessionLastSeen,
   '2026-11-28-03-known-browsers': knownBrowsers,
   '2026-11-28-04-second-factors': secondFactors,
+  '2026-11-28-05-analytics': analytics,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -366,6 +366,63 @@ export interface UsedTotpCodeTable {
   used_at: Generated<Date>;
 }
 
+/** The salt of one day's visitor hashes; deleted once its day is over (migration 2026-11-28-05). */
+export interface AnalyticsSaltTable {
+  day: ColumnType<string, string, string>;
+  salt: string;
+}
+
+export type AnalyticsPageKind = 'home' | 'blog' | 'author' | 'tag' | 'search';
+
+/** One counted view of a public page: its day, never its time or its reader's path (migration 2026-11-28-05). */
+export interface AnalyticsViewTable {
+  day: ColumnType<string, string, string>;
+  kind: AnalyticsPageKind;
+  blog_id: string | null;
+  visitor: string;
+  referrer_host: string | null;
+  source: string;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+}
+
+/** One fetch of a feed: the reader service's hash, the fetching client's, and the subscribers it reported. */
+export interface AnalyticsFeedFetchTable {
+  day: ColumnType<string, string, string>;
+  fetcher: string;
+  visitor: string;
+  subscribers: number | null;
+}
+
+/** Views and visitors per day, for the site (`blog_id` '') and per blog. */
+export interface AnalyticsDailyTable {
+  blog_id: string;
+  day: ColumnType<string, string, string>;
+  views: number;
+  visitors: number;
+}
+
+export type AnalyticsDimension = 'referrer' | 'source' | 'utm_source' | 'utm_medium' | 'utm_campaign';
+
+/** Views per day by referrer host, by where readers came from, and by each utm parameter. */
+export interface AnalyticsDailySourceTable {
+  blog_id: string;
+  dimension: AnalyticsDimension;
+  day: ColumnType<string, string, string>;
+  value: string;
+  views: number;
+}
+
+/** The site's readers per day: feed subscribers and fetchers, e-mail subscribers, fediverse followers. */
+export interface AnalyticsDailyReadersTable {
+  day: ColumnType<string, string, string>;
+  feed_subscribers: Generated<number>;
+  feed_fetchers: Generated<number>;
+  email_subscribers: number | null;
+  fediverse_followers: number | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -403,6 +460,12 @@ export interface Database {
   federation_following: FederationFollowingTable;
   federation_posts: FederationPostTable;
   federation_likes: FederationLikeTable;
+  analytics_salts: AnalyticsSaltTable;
+  analytics_views: AnalyticsViewTable;
+  analytics_feed_fetches: AnalyticsFeedFetchTable;
+  analytics_daily: AnalyticsDailyTable;
+  analytics_daily_sources: AnalyticsDailySourceTable;
+  analytics_daily_readers: AnalyticsDailyReadersTable;
 }
 
 export interface FederationKeyTable {

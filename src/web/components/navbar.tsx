@@ -82,9 +82,14 @@ export function Navbar() {
                     My Drafts
                   </NavDropdown.Item>
                   {isModerator && (
-                    <NavDropdown.Item as={Link} to="/moderation" eventKey="moderation">
-                      Moderation
-                    </NavDropdown.Item>
+                    <>
+                      <NavDropdown.Item as={Link} to="/moderation" eventKey="moderation">
+                        Moderation
+                      </NavDropdown.Item>
+                      <NavDropdown.Item as={Link} to={paths.analytics()} eventKey="analytics">
+                        Site statistics
+                      </NavDropdown.Item>
+                    </>
                   )}
                 </>
               )}

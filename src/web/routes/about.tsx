@@ -35,6 +35,13 @@ function AboutPage() {
         run the site and make it better. We do not sell it. Deleting your account permanently removes your posts,
         votes and pictures from the site.
       </p>
+      <p>
+        The site counts its own page views, with no cookie, script or third party: it keeps the day, the blog read,
+        the name of the site a link came from and the link&apos;s campaign tags, and counts visitors once a day by a
+        code made from your address and browser with a key that is thrown away each night, so your address, your
+        browser and your way through the site are never stored, and visits that send Do Not Track or Global Privacy
+        Control, and those of bots, are not counted.
+      </p>
     </article>
   );
 }

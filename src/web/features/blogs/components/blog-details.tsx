@@ -41,6 +41,9 @@ export function BlogDetails({ blog, isOwner, votes, report }: { blog: Blog; isOw
       <div className="d-flex flex-wrap align-items-center justify-content-end gap-2 mt-2 blog-actions">
         {isOwner ? (
           <>
+            <Link className="btn btn-outline-secondary" to={paths.blogAnalytics(blog.id)}>
+              Statistics
+            </Link>
             <Link className="btn btn-primary" to={paths.edit(blog.id)}>
               Edit Blog
             </Link>

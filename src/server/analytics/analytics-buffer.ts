@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Counted } from './counted-request.js';
+import { insertFeedFetches, insertViews, saltOf, type FeedFetchRow, type ViewRow } from './analytics.repository.js';
+
+/** Beyond this many counted requests in memory a flush starts at once; twice this, new ones are dropped. */
+const FLUSH_AT = 20_000;
+
+export interface AnalyticsBuffer {
+  /** Keeps a counted request in memory (no database work in the request). */
+  record(counted: Counted): void;
+  /** Writes what is held, in one batch; resolves when it is written (or failed and kept for the next). */
+  flush(): Promise<{ views: number; feedFetches: number }>;
+  /** Requests held, not yet written. */
+  pending(): number;
+  /** Flushes every `flushMs` until `stop()`, which flushes a last time. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** A visitor: the day's salt, the address, the user agent and the site, hashed; none of them can be read back. */
+export function visitorHash(salt: string, parts: readonly string[]): string {
+  const hash = createHash('sha256').update(salt);
+  for (const part of parts) hash.update('\0').update(part);
+  return hash.digest('base64url').slice(0, 22);
+}
+
+/**
+ * The counted views of this process, held in memory and written in batches every few seconds and
+ * at shutdown: counting adds no database write to any request, and a kill -9 loses at most the
+ * views of the last `flushMs`. A flush that fails keeps its rows for the next one.
+ */
+export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: string; flushMs: number; log: FastifyBaseLogger }): AnalyticsBuffer {
+  let held: Counted[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let chain: Promise<unknown> = Promise.resolve();
+  // This process's copy of the salts it used: a view counted just before midnight and written just
+  // after still hashes with its own day's salt once the roll-up has deleted it from the database.
+  const salts = new Map<string, string>();
+
+  async function saltFor(day: string): Promise<string> {
+    let salt = salts.get(day);
+    if (salt === undefined) {
+      salt = await saltOf(deps.db, day);
+      salts.set(day, salt);
+    }
+    return salt;
+  }
+
+  async function write(batch: Counted[]): Promise<{ views: number; feedFetches: number }> {
+    const views: ViewRow[] = [];
+    const feeds: FeedFetchRow[] = [];
+    for (const counted of batch) {
+      const salt = await saltFor(counted.day);
+      if (counted.type === 'feed') {
+        // The fetcher without its count: a reader service whose count changed is still one fetcher.
+        const visitor = visitorHash(salt, [counted.address, counted.service, deps.siteHost]);
+        feeds.push({ day: counted.day, fetcher: visitorHash(salt, [counted.service, deps.siteHost]), visitor, subscribers: counted.subscribers });
+      } else {
+        const visitor = visitorHash(salt, [counted.address, counted.userAgent, deps.siteHost]);
+        views.push({
+          day: counted.day,
+          kind: counted.kind,
+          blog_id: counted.blogId,
+          visitor,
+          referrer_host: counted.referrerHost,
+          source: counted.source,
+          utm_source: counted.utmSource,
+          utm_medium: counted.utmMedium,
+          utm_campaign: counted.utmCampaign,
+        });
+      }
+    }
+    if (views.length > 0) await insertViews(deps.db, views);
+    if (feeds.length > 0) await insertFeedFetches(deps.db, feeds);
+    // Today's salt and yesterday's (for views held across midnight) are all this process keeps.
+    while (salts.size > 2) salts.delete([...salts.keys()].sort()[0]!);
+    return { views: views.length, feedFetches: feeds.length };
+  }
+
+  function flush(): Promise<{ views: number; feedFetches: number }> {
+    const run = chain.then(async () => {
+      const batch = held;
+      held = [];
+      if (batch.length === 0) return { views: 0, feedFetches: 0 };
+      try {
+        const written = await write(batch);
+        deps.log.info({ analytics: written }, 'analytics flushed');
+        return written;
+      } catch (err) {
+        deps.log.warn({ err, held: batch.length }, 'analytics flush failed; kept for the next');
+        held = batch.concat(held).slice(0, 2 * FLUSH_AT);
+        return { views: 0, feedFetches: 0 };
+      }
+    });
+    chain = run;
+    return run;
+  }
+
+  return {
+    record(counted) {
+      if (held.length >= 2 * FLUSH_AT) return;
+      held.push(counted);
+      if (held.length === FLUSH_AT) void flush();
+    },
+    flush,
+    pending: () => held.length,
+    start() {
+      timer ??= setInterval(() => void flush(), deps.flushMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await flush();
+    },
+  };
+}

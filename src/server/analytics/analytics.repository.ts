@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { AnalyticsDimension, AnalyticsPageKind, Database } from '../db/schema.js';
+
+/** The site's row in the daily tables (a key column cannot be null). */
+export const SITE = '';
+
+const dayText = sql<string>`to_char(day, 'YYYY-MM-DD')`;
+
+export interface ViewRow {
+  day: string;
+  kind: AnalyticsPageKind;
+  blog_id: string | null;
+  visitor: string;
+  referrer_host: string | null;
+  source: string;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+}
+
+export interface FeedFetchRow {
+  day: string;
+  fetcher: string;
+  visitor: string;
+  subscribers: number | null;
+}
+
+/** The day's salt: made by whichever process asks first, read by the others (so all hash alike). */
+export async function saltOf(db: Kysely<Database>, day: string): Promise<string> {
+  await db
+    .insertInto('analytics_salts')
+    .values({ day, salt: randomBytes(32).toString('base64') })
+    .onConflict((conflict) => conflict.column('day').doNothing())
+    .execute();
+  return (await db.selectFrom('analytics_salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow()).salt;
+}
+
+/** A salt lives for its day only: once the day is over nobody can tie its hashes to an address again. */
+export async function deleteSaltsBefore(db: Kysely<Database>, day: string): Promise<number> {
+  const result = await db.deleteFrom('analytics_salts').where('day', '<', day).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Rows per statement: well under Postgres's 65,535 parameters. */
+const CHUNK = 2_000;
+
+export async function insertViews(db: Kysely<Database>, rows: readonly ViewRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('analytics_views').values(rows.slice(i, i + CHUNK)).execute();
+}
+
+export async function insertFeedFetches(db: Kysely<Database>, rows: readonly FeedFetchRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('analytics_feed_fetches').values(rows.slice(i, i + CHUNK)).execute();
+}
+
+const DIMENSIONS: ReadonlyArray<[AnalyticsDimension, 'referrer_host' | 'source' | 'utm_source' | 'utm_medium' | 'utm_campaign']> = [
+  ['referrer', 'referrer_host'],
+  ['source', 'source'],
+  ['utm_source', 'utm_source'],
+  ['utm_medium', 'utm_medium'],
+  ['utm_campaign', 'utm_campaign'],
+];
+
+/**
+ * Rolls the raw rows up into the daily tables, from the last day it wrote (rolled again: it was
+ * probably today then) to `today`, but never from a day whose raw rows may already be pruned
+ * (`keepFrom`). Each day is replaced whole, so a run is idempotent and a killed run harmless.
+ * Answers the first day it rolled up.
+ */
+export async function rollUp(db: Kysely<Database>, { today, keepFrom }: { today: string; keepFrom: string }): Promise<{ from: string; days: number }> {
+  return db.transaction().execute(async (trx) => {
+    // One roll-up at a time (two processes' jobs could otherwise interleave their deletes and inserts).
+    await sql`lock table analytics_daily in exclusive mode`.execute(trx);
+    const last = await trx.selectFrom('analytics_daily').select(sql<string | null>`to_char(max(day), 'YYYY-MM-DD')`.as('day')).executeTakeFirst();
+    const firstRaw = await trx.selectFrom('analytics_views').select(sql<string | null>`to_char(min(day), 'YYYY-MM-DD')`.as('day')).executeTakeFirst();
+    let from = last?.day ?? firstRaw?.day ?? today;
+    if (from < keepFrom) from = keepFrom;
+    if (from > today) from = today;
+    await trx.deleteFrom('analytics_daily').where('day', '>=', from).execute();
+    // One scan of the raw rows for the site's figures and every blog's (grouping sets): the site's
+    // rows are those grouped without the blog; a view of no blog (home, a tag) counts for the site only.
+    await sql`
+      insert into analytics_daily (blog_id, day, views, visitors)
+      select case when grouping(blog_id) = 1 then ${SITE} else blog_id end, day, count(*), count(distinct visitor)
+      from analytics_views where day >= ${from}
+      group by grouping sets ((day), (day, blog_id))
+      having grouping(blog_id) = 1 or blog_id is not null
+    `.execute(trx);
+    await trx.deleteFrom('analytics_daily_sources').where('day', '>=', from).execute();
+    const dimensions = sql.join(DIMENSIONS.map(([dimension, column]) => sql`(${dimension}, v.${sql.ref(column)})`));
+    await sql`
+      insert into analytics_daily_sources (blog_id, dimension, day, value, views)
+      select case when grouping(blog_id) = 1 then ${SITE} else blog_id end, dimension, day, value, count(*)
+      from analytics_views v cross join lateral (values ${dimensions}) as d(dimension, value)
+      where v.day >= ${from} and d.value is not null
+      group by grouping sets ((day, dimension, value), (day, blog_id, dimension, value))
+      having grouping(blog_id) = 1 or blog_id is not null
+    `.execute(trx);
+    // Feed figures per day; a day's e-mail and fediverse figures are its own snapshot (below), kept.
+    await sql`
+      insert into analytics_daily_readers (day, feed_subscribers, feed_fetchers)
+      select day, coalesce(sum(most), 0), (select count(distinct visitor) from analytics_feed_fetches f where f.day = per_service.day)
+      from (select day, fetcher, max(subscribers) as most from analytics_feed_fetches where day >= ${from} group by day, fetcher) per_service
+      group by day
+      on conflict (day) do update set feed_subscribers = excluded.feed_subscribers, feed_fetchers = excluded.feed_fetchers
+    `.execute(trx);
+    // A blog that is gone takes its figures with it.
+    await sql`delete from analytics_daily d where d.blog_id <> ${SITE} and d.day >= ${from} and not exists (select 1 from blogs b where b.id = d.blog_id::uuid)`.execute(trx);
+    return { from, days: Math.max(1, Math.round((Date.parse(today) - Date.parse(from)) / 86_400_000) + 1) };
+  });
+}
+
+/** Today's e-mail subscribers (confirmed) and fediverse followers, as the day's figure. */
+export async function snapshotReaders(db: Kysely<Database>, today: string): Promise<void> {
+  await sql`
+    insert into analytics_daily_readers (day, email_subscribers, fediverse_followers)
+    values (${today}, (select count(*) from subscriptions where confirmed_at is not null), (select count(*) from federation_followers))
+    on conflict (day) do update set email_subscribers = excluded.email_subscribers, fediverse_followers = excluded.fediverse_followers
+  `.execute(db);
+}
+
+/** Raw rows older than the kept days go; the daily figures stay. */
+export async function pruneRaw(db: Kysely<Database>, keepFrom: string): Promise<number> {
+  const views = await db.deleteFrom('analytics_views').where('day', '<', keepFrom).executeTakeFirst();
+  const feeds = await db.deleteFrom('analytics_feed_fetches').where('day', '<', keepFrom).executeTakeFirst();
+  return Number(views.numDeletedRows) + Number(feeds.numDeletedRows);
+}
+
+export interface Range {
+  from: string;
+  to: string;
+}
+
+export async function dailyViews(db: Kysely<Database>, blogId: string, range: Range) {
+  return db
+    .selectFrom('analytics_daily')
+    .select([dayText.as('date'), 'views', 'visitors'])
+    .where('blog_id', '=', blogId)
+    .where('day', '>=', range.from)
+    .where('day', '<=', range.to)
+    .orderBy('day')
+    .execute();
+}
+
+export async function topValues(db: Kysely<Database>, blogId: string, dimensions: readonly AnalyticsDimension[], range: Range, limit: number) {
+  return db
+    .selectFrom('analytics_daily_sources')
+    .select(['dimension', 'value', sql<string>`sum(views)`.as('views')])
+    .where('blog_id', '=', blogId)
+    .where('dimension', 'in', dimensions)
+    .where('day', '>=', range.from)
+    .where('day', '<=', range.to)
+    .groupBy(['dimension', 'value'])
+    .orderBy(sql`sum(views)`, 'desc')
+    .orderBy('value')
+    .limit(limit)
+    .execute();
+}
+
+export async function topBlogs(db: Kysely<Database>, range: Range, limit: number) {
+  return db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('analytics_daily')
+        .select(['blog_id', sql<string>`sum(views)`.as('views'), sql<string>`sum(visitors)`.as('visitors')])
+        .where('blog_id', '<>', SITE)
+        .where('day', '>=', range.from)
+        .where('day', '<=', range.to)
+        .groupBy('blog_id')
+        .orderBy(sql`sum(views)`, 'desc')
+        .limit(limit)
+        .as('top'),
+    )
+    .innerJoin('blogs', (join) => join.on('blogs.id', '=', sql`top.blog_id::uuid`))
+    .select(['top.blog_id as id', 'blogs.title', 'top.views', 'top.visitors'])
+    .orderBy(sql`top.views::bigint`, 'desc')
+    .orderBy('blogs.title')
+    .execute();
+}
+
+export async function readersDays(db: Kysely<Database>, range: Range) {
+  return db
+    .selectFrom('analytics_daily_readers')
+    .select([dayText.as('date'), 'feed_subscribers', 'feed_fetchers', 'email_subscribers', 'fediverse_followers'])
+    .where('day', '>=', range.from)
+    .where('day', '<=', range.to)
+    .orderBy('day')
+    .execute();
+}
+
+/** A blog whatever its state (a draft's author sees its figures too), with its author. */
+export async function blogOf(db: Kysely<Database>, id: string) {
+  return db.selectFrom('blogs').select(['id', 'title', 'user_id']).where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,210 @@
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
+import type { BlogAnalytics, SiteAnalytics } from '../../shared/analytics-schema.js';
+import type { Blog } from '../../shared/blog-schema.js';
+import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
+import { postBlog } from '../testing/test-blogs.js';
+import { uniqueEmail, useSignedUpUsers, type TestUser } from '../testing/test-users.js';
+import { referrerHost, sourceOf } from './referrer-sources.js';
+
+const MODERATOR = uniqueEmail('moderator');
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+describe('analytics: counted on the server', () => {
+  // The app's clock: the day a view is counted on, and the roll-up's today.
+  let clock = new Date('2026-03-10T12:00:00Z');
+  // The longest flush period: the test flushes itself.
+  const t = useTestApp({ RESPONSE_CACHE_MB: '16', MODERATOR_EMAILS: MODERATOR, ANALYTICS_RAW_DAYS: '3', ANALYTICS_FLUSH_MS: '60000' }, { pages: 'vite', now: () => clock });
+  const users = useSignedUpUsers(t, ['author', 'other', 'moderator'], { moderator: { email: MODERATOR } });
+  let blog: Blog;
+
+  const view = (url: string, headers: Record<string, string>, address: string, method: 'GET' | 'HEAD' = 'GET') =>
+    t.app.inject({ method, url, headers, remoteAddress: address });
+  const api = async <T>(url: string, user?: TestUser) => {
+    const response = await t.app.inject({ method: 'GET', url, headers: user ? { cookie: user.cookie } : {}, remoteAddress: '10.9.9.9' });
+    return { status: response.statusCode, body: (response.headers['content-type']?.toString().startsWith('application/json') ? response.json() : undefined) as T, headers: response.headers, text: response.body };
+  };
+  const rollUp = async () => {
+    await t.app.analytics!.flush();
+    expect(await t.app.jobs.runNow('analytics-rollup')).toMatchObject({ status: 'done' });
+  };
+  const countRows = async (table: 'analytics_views' | 'analytics_feed_fetches' | 'analytics_salts') =>
+    Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('a scripted sequence: two visitors, a returning one, a bot, DNT, a cache hit, a prefetch, HEAD and a feed reader', { timeout: 120_000 }, async () => {
+    blog = await postBlog(t.app, users.author, { title: 'Counted without a cookie', blog: 'Words worth reading.' });
+    const page = `/viewBlog?id=${blog.id}`;
+    const first = await view(page, { 'user-agent': CHROME, referer: 'https://www.google.com/search?q=counted' }, '10.0.0.1');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-cache']).toBe('miss');
+    // Counted in memory: no database write in the request.
+    await vi.waitFor(() => expect(t.app.analytics!.pending()).toBe(1));
+    expect(await countRows('analytics_views')).toBe(0);
+    expect((await view(`${page}&utm_source=newsletter&utm_medium=email&utm_campaign=spring`, { 'user-agent': FIREFOX }, '10.0.0.2')).statusCode).toBe(200);
+    // The first visitor comes back: answered from the response cache, and counted.
+    const returning = await view(page, { 'user-agent': CHROME }, '10.0.0.1');
+    expect(returning.headers['x-cache']).toBe('hit');
+    // None of these is counted.
+    expect((await view(page, { 'user-agent': GOOGLEBOT }, '66.249.66.1')).statusCode).toBe(200);
+    expect((await view(page, { 'user-agent': FIREFOX, dnt: '1' }, '10.0.0.3')).statusCode).toBe(200);
+    expect((await view(page, { 'user-agent': FIREFOX, 'sec-gpc': '1' }, '10.0.0.3')).statusCode).toBe(200);
+    expect((await view(page, { 'user-agent': CHROME, 'sec-purpose': 'prefetch;prerender' }, '10.0.0.4')).statusCode).toBe(200);
+    expect((await view(page, { 'user-agent': CHROME, purpose: 'prefetch' }, '10.0.0.4')).statusCode).toBe(200);
+    expect((await view(page, { 'user-agent': CHROME }, '10.0.0.4', 'HEAD')).statusCode).toBe(200);
+    expect((await view('/viewBlog?id=00000000-0000-4000-8000-000000000000', { 'user-agent': CHROME }, '10.0.0.4')).statusCode).toBe(404);
+    // The home page, reached from the fediverse by the second visitor: the site's, not the blog's.
+    expect((await view('/', { 'user-agent': FIREFOX, referer: 'https://mastodon.social/@someone/1234' }, '10.0.0.2')).statusCode).toBe(200);
+    // A feed reader reports its subscribers (12, then 10 later that day: the day's figure is the larger), and a browser reads the feed.
+    const feedbin = (count: number) => `Feedbin feed-id:1234 - ${count} subscribers`;
+    expect((await view('/rss.xml', { 'user-agent': feedbin(12) }, '10.1.0.1')).statusCode).toBe(200);
+    expect((await view('/rss.xml', { 'user-agent': feedbin(10) }, '10.1.0.1')).statusCode).toBe(200);
+    expect((await view('/feed.json', { 'user-agent': FIREFOX }, '10.0.0.2')).statusCode).toBe(200);
+
+    // Four views and three feed fetches held (or, on a very slow run, some already flushed by the timer).
+    await vi.waitFor(async () => expect(t.app.analytics!.pending() + (await countRows('analytics_views')) + (await countRows('analytics_feed_fetches'))).toBe(7));
+    await rollUp();
+    expect(await countRows('analytics_views')).toBe(4);
+    const raw = await t.database.db.selectFrom('analytics_views').selectAll().execute();
+    // Neither the address nor the user agent is stored anywhere in a row.
+    expect(JSON.stringify(raw)).not.toMatch(/10\.0\.0|Chrome|Firefox|Mozilla/);
+
+    const mine = await api<BlogAnalytics>(`/api/analytics/blogs/${blog.id}?from=2026-03-09&to=2026-03-10`, users.author);
+    expect(mine.status).toBe(200);
+    expect(mine.body.days).toEqual([
+      { date: '2026-03-09', views: 0, visitors: 0 },
+      { date: '2026-03-10', views: 3, visitors: 2 },
+    ]);
+    expect(mine.body.totals).toEqual({ views: 3, visitors: 2 });
+    expect(mine.body.referrers).toEqual([{ host: 'google.com', views: 1 }]);
+    expect(sorted(mine.body.sources)).toEqual([{ source: 'direct', views: 1 }, { source: 'email', views: 1 }, { source: 'search', views: 1 }]);
+    expect(mine.body.campaigns).toEqual(
+      expect.arrayContaining([
+        { parameter: 'utm_source', value: 'newsletter', views: 1 },
+        { parameter: 'utm_medium', value: 'email', views: 1 },
+        { parameter: 'utm_campaign', value: 'spring', views: 1 },
+      ]),
+    );
+
+    const site = await api<SiteAnalytics>('/api/analytics/site?from=2026-03-10&to=2026-03-10', users.moderator);
+    expect(site.status).toBe(200);
+    expect(site.body.days).toEqual([{ date: '2026-03-10', views: 4, visitors: 2 }]);
+    expect(site.body.referrers).toEqual([{ host: 'google.com', views: 1 }, { host: 'mastodon.social', views: 1 }]);
+    expect(sorted(site.body.sources)).toEqual([{ source: 'direct', views: 1 }, { source: 'email', views: 1 }, { source: 'fediverse', views: 1 }, { source: 'search', views: 1 }]);
+    expect(site.body.topBlogs).toEqual([{ id: blog.id, title: 'Counted without a cookie', views: 3, visitors: 2 }]);
+    expect(site.body.readers).toEqual([{ date: '2026-03-10', feedSubscribers: 12, feedFetchers: 2, emailSubscribers: 0, fediverseFollowers: 0 }]);
+  });
+
+  it('the daily salt: a new one each day, yesterday’s deleted, so a visitor cannot be followed across days', async () => {
+    const saltsOn = async () => (await t.database.db.selectFrom('analytics_salts').select(sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day')).orderBy('day').execute()).map((row) => row.day);
+    expect(await saltsOn()).toEqual(['2026-03-10']);
+    clock = new Date('2026-03-11T08:00:00Z');
+    expect((await view(`/viewBlog?id=${blog.id}`, { 'user-agent': CHROME }, '10.0.0.1')).statusCode).toBe(200);
+    await t.app.analytics!.flush();
+    expect(await saltsOn()).toEqual(['2026-03-10', '2026-03-11']);
+    const visitorsOn = async (day: string) => (await t.database.db.selectFrom('analytics_views').select('visitor').where('blog_id', '=', blog.id).where('day', '=', day).execute()).map((row) => row.visitor);
+    const [today] = await visitorsOn('2026-03-11');
+    // The same address and browser as yesterday's first visitor, a hash nobody can match to it.
+    expect(today).toBeDefined();
+    expect(new Set(await visitorsOn('2026-03-10')).has(today!)).toBe(false);
+    await rollUp();
+    expect(await saltsOn()).toEqual(['2026-03-11']);
+    const mine = await api<BlogAnalytics>(`/api/analytics/blogs/${blog.id}?from=2026-03-10&to=2026-03-11`, users.author);
+    expect(mine.body.days).toEqual([
+      { date: '2026-03-10', views: 3, visitors: 2 },
+      { date: '2026-03-11', views: 1, visitors: 1 },
+    ]);
+  });
+
+  it('raw rows are pruned after ANALYTICS_RAW_DAYS; the daily figures stay, and a second roll-up changes nothing', async () => {
+    clock = new Date('2026-03-14T09:00:00Z');
+    await rollUp();
+    // Kept: the three days before today (03-11 onwards); 03-10's four views went.
+    expect(await countRows('analytics_views')).toBe(1);
+    expect(await countRows('analytics_feed_fetches')).toBe(0);
+    const range = `/api/analytics/site?from=2026-03-10&to=2026-03-14`;
+    const after = await api<SiteAnalytics>(range, users.moderator);
+    expect(after.body.days.map((day) => day.views)).toEqual([4, 1, 0, 0, 0]);
+    expect(after.body.totals).toEqual({ views: 5, visitors: 3 });
+    await rollUp();
+    expect((await api<SiteAnalytics>(range, users.moderator)).body).toEqual(after.body);
+  });
+
+  it('who sees what: the author and moderators a blog’s figures, moderators alone the site’s', async () => {
+    const blogUrl = `/api/analytics/blogs/${blog.id}`;
+    expect((await api(blogUrl)).status).toBe(401);
+    expect((await api(blogUrl, users.other)).status).toBe(403);
+    expect((await api(blogUrl, users.author)).status).toBe(200);
+    expect((await api(blogUrl, users.moderator)).status).toBe(200);
+    expect((await api('/api/analytics/blogs/not-an-id', users.author)).status).toBe(404);
+    for (const user of [undefined, users.author, users.other]) expect((await api('/api/analytics/site', user)).status).toBe(404);
+    const answer = await api<SiteAnalytics>('/api/analytics/site', users.moderator);
+    expect(answer.status).toBe(200);
+    // The last 30 days by default.
+    expect(answer.body.days).toHaveLength(30);
+    expect(answer.body.to).toBe('2026-03-14');
+    expect(answer.headers['cache-control']).toBe('private, no-store');
+    const bad = await api<{ error: string; message: string }>('/api/analytics/site?from=2026-03-10&to=2026-03-01', users.moderator);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBeTypeOf('string');
+    expect((await api('/api/analytics/site?from=2026-02-30', users.moderator)).status).toBe(400);
+    const csv = await api('/api/analytics/site.csv?from=2026-03-10&to=2026-03-11', users.moderator);
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.text.split('\r\n')).toEqual([
+      'date,views,visitors,feed_subscribers,feed_fetchers,email_subscribers,fediverse_followers',
+      '2026-03-10,4,2,12,2,0,0',
+      '2026-03-11,1,1,0,0,0,0',
+      '',
+    ]);
+    expect((await api('/api/analytics/site.csv', users.other)).status).toBe(404);
+  });
+});
+
+describe('analytics off (ANALYTICS=false)', () => {
+  it('counts nothing and runs no roll-up', { timeout: 60_000 }, async () => {
+    const t = await createTestApp({ ANALYTICS: 'false', RESPONSE_CACHE_MB: '16' }, { pages: 'vite' });
+    try {
+      expect(t.app.analytics).toBeNull();
+      expect((await t.app.inject({ method: 'GET', url: '/', headers: { 'user-agent': CHROME }, remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: '/rss.xml', headers: { 'user-agent': 'Feedly/1.0 (+http://www.feedly.com/fetcher.html; 12 subscribers; )' } })).statusCode).toBe(200);
+      expect(t.app.jobs.stats().map((job) => job.name)).not.toContain('analytics-rollup');
+      expect(await t.database.db.selectFrom('analytics_views').selectAll().execute()).toEqual([]);
+      expect(await t.database.db.selectFrom('analytics_feed_fetches').selectAll().execute()).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('where readers came from', () => {
+  it.each([
+    [null, {}, 'direct'],
+    ['google.com', {}, 'search'],
+    ['news.google.com', {}, 'search'],
+    ['duckduckgo.com', {}, 'search'],
+    ['t.co', {}, 'social'],
+    ['news.ycombinator.com', {}, 'social'],
+    ['mastodon.social', {}, 'fediverse'],
+    ['mastodon.example.org', {}, 'fediverse'],
+    ['mail.google.com', {}, 'email'],
+    ['outlook.live.com', {}, 'email'],
+    ['feedly.com', {}, 'feeds'],
+    ['someones-blog.example', {}, 'other'],
+    [null, { medium: 'email' }, 'email'],
+    [null, { medium: 'rss' }, 'feeds'],
+    ['example.net', { source: 'mastodon' }, 'fediverse'],
+  ] as const)('%s %o → %s', (host, utm, expected) => {
+    expect(sourceOf(host, { source: 'source' in utm ? utm.source : null, medium: 'medium' in utm ? utm.medium : null })).toBe(expected);
+  });
+  it('keeps the referrer as its host only, and none for the site’s own pages', () => {
+    expect(referrerHost('https://www.Example.com/a/private/path?q=secret#x', 'localhost')).toBe('example.com');
+    expect(referrerHost(`${TEST_PUBLIC_URL}/viewBlog?id=1`, 'localhost')).toBeNull();
+    expect(referrerHost('not a url', 'localhost')).toBeNull();
+  });
+});
+
+function sorted<T extends { source: string }>(list: readonly T[]): T[] {
+  return [...list].sort((a, b) => a.source.localeCompare(b.source));
+}

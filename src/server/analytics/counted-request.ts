@@ -1,0 +1,98 @@
+import type { FastifyRequest } from 'fastify';
+import { isbot } from 'isbot';
+import type { AnalyticsPageKind } from '../db/schema.js';
+import { referrerHost, sourceOf } from './referrer-sources.js';
+
+/** A view of a public page, as the buffer holds it until its flush: the address and user agent only until hashed. */
+export interface CountedView {
+  type: 'view';
+  day: string;
+  kind: AnalyticsPageKind;
+  blogId: string | null;
+  address: string;
+  userAgent: string;
+  referrerHost: string | null;
+  source: string;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+}
+
+/** A fetch of a feed: the reader service (its user agent without the count) and the subscribers it reported. */
+export interface CountedFeedFetch {
+  type: 'feed';
+  day: string;
+  address: string;
+  service: string;
+  subscribers: number | null;
+}
+
+export type Counted = CountedView | CountedFeedFetch;
+
+const PAGES: Record<string, AnalyticsPageKind> = { '/': 'home', '/viewBlog': 'blog', '/author': 'author', '/tag': 'tag', '/search': 'search' };
+const FEEDS = new Set(['/rss.xml', '/atom.xml', '/feed.json']);
+/** Feedbin, Inoreader, Feedly and others: `…; 12 subscribers; …` (Feedly also sends `feed-id`, kept: one count per feed). */
+const SUBSCRIBERS = /(\d{1,9})\s+(?:subscribers|readers)\b/i;
+const UTM_MAX = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Prefetches and prerenders (a browser guessing, not a reader reading), and readers who asked not to be counted. */
+function notToBeCounted(request: FastifyRequest): boolean {
+  const headers = request.headers;
+  const purpose = `${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();
+  return purpose.includes('prefetch') || purpose.includes('prerender') || headers.dnt === '1' || headers['sec-gpc'] === '1';
+}
+
+function utm(params: URLSearchParams, name: string): string | null {
+  const value = params.get(name)?.trim().toLowerCase();
+  return value ? value.slice(0, UTM_MAX) : null;
+}
+
+/**
+ * Whether this request is one to count, and what of it: a GET of a public page (home, a blog,
+ * an author, a tag, search) or of a feed, by a person's browser or a feed reader, not a bot,
+ * not a prefetch, not a HEAD, without `DNT: 1` or `Sec-GPC: 1`. Whether it is then counted
+ * depends on its answer (200, or a 304 to a browser that had the page).
+ */
+export function countedRequest(request: FastifyRequest, day: string, siteHost: string): Counted | null {
+  if (request.method !== 'GET') return null;
+  const queryAt = request.url.indexOf('?');
+  const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+  const kind = PAGES[pathname];
+  const isFeed = kind === undefined && FEEDS.has(pathname);
+  if (kind === undefined && !isFeed) return null;
+  if (notToBeCounted(request)) return null;
+  const userAgent = request.headers['user-agent'] ?? '';
+  if (isFeed) {
+    const reported = SUBSCRIBERS.exec(userAgent);
+    // A feed reader is a robot by isbot's list; a fetch counts unless it is a search engine's crawler.
+    if (!reported && (userAgent === '' || /googlebot|bingbot|yandex|baiduspider|duckduckbot|applebot|petalbot|ahrefs|semrush/i.test(userAgent))) return null;
+    return {
+      type: 'feed',
+      day,
+      address: request.ip,
+      service: userAgent.replace(SUBSCRIBERS, '').slice(0, 500),
+      subscribers: reported ? Number(reported[1]) : null,
+    };
+  }
+  if (userAgent === '' || isbot(userAgent)) return null;
+  const params = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
+  const blogId = kind === 'blog' ? (params.get('id')?.toLowerCase() ?? '') : null;
+  if (blogId !== null && !UUID.test(blogId)) return null;
+  const host = referrerHost(request.headers.referer, siteHost);
+  const utmSource = utm(params, 'utm_source');
+  const utmMedium = utm(params, 'utm_medium');
+  return {
+    type: 'view',
+    day,
+    kind: kind!,
+    blogId,
+    address: request.ip,
+    userAgent,
+    referrerHost: host,
+    source: sourceOf(host, { source: utmSource, medium: utmMedium }),
+    utmSource,
+    utmMedium,
+    utmCampaign: utm(params, 'utm_campaign'),
+  };
+}
