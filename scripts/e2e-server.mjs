@@ -26,7 +26,7 @@ const child = spawn(process.execPath, [path.join(buildDir, 'server/main.js')], {
     SMTP_URL: '',
     DATABASE_URL: '',
     // The moderation and import specs each sign in as one of these moderators (tests/e2e/support/fixtures.ts).
-    MODERATOR_EMAILS: 'e2e-moderator@example.com,e2e-import-moderator@example.com',
+    MODERATOR_EMAILS: 'e2e-moderator@example.com,e2e-import-moderator@example.com,e2e-analytics-moderator@example.com',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

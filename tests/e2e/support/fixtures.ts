@@ -53,6 +53,8 @@ export const DEFAULT_PASSWORD = 'correct horse battery';
 export const E2E_MODERATOR_EMAIL = 'e2e-moderator@example.com';
 /** A second moderator, for the import spec (an address signs up once per e2e server). */
 export const E2E_IMPORT_MODERATOR_EMAIL = 'e2e-import-moderator@example.com';
+/** The moderator of the analytics spec (its own, so no spec's sign-up meets another's). */
+export const E2E_ANALYTICS_MODERATOR_EMAIL = 'e2e-analytics-moderator@example.com';
 
 /**
  * Signs up through the API, confirms through the e-mailed link's token, and leaves the
