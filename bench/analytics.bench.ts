@@ -6,7 +6,7 @@
  * functions) is timed BENCH_SAMPLES times (default 50) for 7, 30, 90 and 730 days, beside a
  * `select 1` round trip on the same pool in the same run (the machine is shared: the round trip
  * is the floor). Then the recurring roll-up of today's raw rows (what the `analytics-rollup` job
- * does every 5 minutes), the pruning of a day of raw rows, and a flush of 2,000 counted views.
+ * does every 5 minutes), a roll-up of every kept day (as at the first start), the pruning of a day of raw rows, and a flush of 2,000 counted views.
  *
  *   node --import tsx bench/analytics.bench.ts     (Postgres: DATABASE_URL, else a throwaway cluster)
  *
@@ -20,7 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { addDays } from '../src/shared/analytics-schema.js';
 import { createAnalyticsBuffer } from '../src/server/analytics/analytics-buffer.js';
 import { dayOf } from '../src/server/analytics/analytics.job.js';
-import { dailyViews, pruneRaw, readersDays, rollUp, SITE, topBlogs, topValues } from '../src/server/analytics/analytics.repository.js';
+import { dailyViews, pruneRaw, readersDays, rollUp, rollUpMonthlySources, SITE, topBlogs, topValues } from '../src/server/analytics/analytics.repository.js';
 import { blogAnalytics, siteAnalytics } from '../src/server/analytics/analytics.service.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
@@ -86,10 +86,14 @@ try {
   );
   await step(`${DAYS} days of daily rows (the site, every blog)`, async () => {
     await sql`
-      insert into analytics_daily (blog_id, day, views, visitors)
-      select '', d::date, 20000 + (random() * 5000)::int, 7000 + (random() * 2000)::int from generate_series(${firstDaily}::date, ${today}::date, interval '1 day') d
-      union all
-      select b.id, d::date, (random() * 400)::int, (random() * 150)::int from bench_blogs b, generate_series(${firstDaily}::date, ${today}::date, interval '1 day') d
+      insert into analytics_daily (blog_id, day, views, visitors, total_views, total_visitors)
+      select blog_id, day, views, visitors, sum(views) over running, sum(visitors) over running
+      from (
+        select '' as blog_id, d::date as day, 20000 + (random() * 5000)::int as views, 7000 + (random() * 2000)::int as visitors from generate_series(${firstDaily}::date, ${today}::date, interval '1 day') d
+        union all
+        select b.id, d::date, (random() * 400)::int, (random() * 150)::int from bench_blogs b, generate_series(${firstDaily}::date, ${today}::date, interval '1 day') d
+      ) daily
+      window running as (partition by blog_id order by day)
     `.execute(db);
     await sql`
       insert into analytics_daily_sources (blog_id, dimension, day, value, views)
@@ -103,17 +107,19 @@ try {
             union all select 'source', unnest(array['direct','search','social','fediverse','email','feeds','other'])
             union all select 'utm_source', 'newsletter' union all select 'utm_campaign', 'spring') s(dim, v)
     `.execute(db);
+    await rollUpMonthlySources(db, firstDaily);
     await sql`
       insert into analytics_daily_readers (day, feed_subscribers, feed_fetchers, email_subscribers, fediverse_followers)
       select d::date, 300, 40, 500, 800 from generate_series(${firstDaily}::date, ${today}::date, interval '1 day') d
     `.execute(db);
   });
   await step('analyze', () => sql`analyze`.execute(db));
-  const counts = await sql<{ raw: string; daily: string; sources: string }>`
-    select (select count(*) from analytics_views) raw, (select count(*) from analytics_daily) daily, (select count(*) from analytics_daily_sources) sources
+  const counts = await sql<{ raw: string; daily: string; sources: string; monthly: string }>`
+    select (select count(*) from analytics_views) raw, (select count(*) from analytics_daily) daily, (select count(*) from analytics_daily_sources) sources,
+           (select count(*) from analytics_monthly_sources) monthly
   `.execute(db);
   const sizes = counts.rows[0]!;
-  console.log(`rows: ${sizes.raw} raw views, ${sizes.daily} daily, ${sizes.sources} daily sources`);
+  console.log(`rows: ${sizes.raw} raw views, ${sizes.daily} daily, ${sizes.sources} daily sources, ${sizes.monthly} monthly sources`);
 
   const popular = (await sql<{ id: string; title: string }>`select b.id::text id, b.title from bench_blogs bb join blogs b on b.id::text = bb.id where bb.n = 1`.execute(db)).rows[0]!;
   const rows: string[] = [];
@@ -145,6 +151,11 @@ try {
   // The recurring work: today's raw rows rolled up again (the daily rows reach today, so the roll-up starts there).
   const todays = Number((await sql<{ n: string }>`select count(*) n from analytics_views where day = ${today}`.execute(db)).rows[0]!.n);
   const rolled = await timed(5, () => rollUp(db, { today, keepFrom: addDays(today, -RAW_DAYS) }));
+  // The first roll-up (or the first after the job was off for a month): every kept day of raw rows.
+  await sql`delete from analytics_daily where day >= ${firstRaw}`.execute(db);
+  const fullStarted = performance.now();
+  const full = await rollUp(db, { today, keepFrom: firstRaw });
+  const fullMs = performance.now() - fullStarted;
   const dayBefore = Number((await sql<{ n: string }>`select count(*) n from analytics_views where day = ${firstRaw}`.execute(db)).rows[0]!.n);
   const pruneStarted = performance.now();
   const pruned = await pruneRaw(db, addDays(firstRaw, 1));
@@ -158,7 +169,7 @@ try {
   });
 
   const report = [
-    `Analytics on Postgres: ${sizes.raw} raw views (${RAW_DAYS} days), ${sizes.daily} daily rows and ${sizes.sources} daily source rows (${DAYS} days, ${BLOGS} blogs); ${SAMPLES} samples each, ms.`,
+    `Analytics on Postgres: ${sizes.raw} raw views (${RAW_DAYS} days), ${sizes.daily} daily rows, ${sizes.sources} daily source rows and ${sizes.monthly} monthly ones (${DAYS} days, ${BLOGS} blogs); ${SAMPLES} samples each, ms.`,
     '',
     '| answer | range | p50 | p95 | max |',
     '|---|---|---|---|---|',
@@ -167,6 +178,7 @@ try {
     ...breakdown,
     '',
     `roll-up of today's ${todays} raw views (the 5-minute job): p50 ${rolled.p50.toFixed(0)} ms, p95 ${rolled.p95.toFixed(0)} ms (5 runs)`,
+    `roll-up of all ${full.days} kept days (${sizes.raw} raw views): ${(fullMs / 1000).toFixed(1)} s`,
     `pruning one day (${dayBefore} raw views): ${pruneMs.toFixed(0)} ms (${pruned} rows)`,
     `flush of 2,000 counted views (salt, hashes, one insert): p50 ${flush.p50.toFixed(1)} ms, p95 ${flush.p95.toFixed(1)} ms`,
   ].join('\n');

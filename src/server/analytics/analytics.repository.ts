@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { addDays } from '../../shared/analytics-schema.js';
 import type { AnalyticsDimension, AnalyticsPageKind, Database } from '../db/schema.js';
 
 /** The site's row in the daily tables (a key column cannot be null). */
 export const SITE = '';
 
 const dayText = sql<string>`to_char(day, 'YYYY-MM-DD')`;
+const firstOfMonth = (day: string) => `${day.slice(0, 7)}-01`;
 
 export interface ViewRow {
   day: string;
@@ -79,12 +81,23 @@ export async function rollUp(db: Kysely<Database>, { today, keepFrom }: { today:
     await trx.deleteFrom('analytics_daily').where('day', '>=', from).execute();
     // One scan of the raw rows for the site's figures and every blog's (grouping sets): the site's
     // rows are those grouped without the blog; a view of no blog (home, a tag) counts for the site only.
+    // Every day from `from` on is written again, so each running total starts from the blog's last
+    // one before `from` and the later days' totals follow whatever an earlier day became.
     await sql`
-      insert into analytics_daily (blog_id, day, views, visitors)
-      select case when grouping(blog_id) = 1 then ${SITE} else blog_id end, day, count(*), count(distinct visitor)
-      from analytics_views where day >= ${from}
-      group by grouping sets ((day), (day, blog_id))
-      having grouping(blog_id) = 1 or blog_id is not null
+      insert into analytics_daily (blog_id, day, views, visitors, total_views, total_visitors)
+      select r.blog_id, r.day, r.views, r.visitors,
+             coalesce(before.total_views, 0) + sum(r.views) over running,
+             coalesce(before.total_visitors, 0) + sum(r.visitors) over running
+      from (
+        select case when grouping(blog_id) = 1 then ${SITE} else blog_id end as blog_id, day, count(*) as views, count(distinct visitor) as visitors
+        from analytics_views where day >= ${from}
+        group by grouping sets ((day), (day, blog_id))
+        having grouping(blog_id) = 1 or blog_id is not null
+      ) r
+      left join lateral (
+        select total_views, total_visitors from analytics_daily d where d.blog_id = r.blog_id and d.day < ${from} order by d.day desc limit 1
+      ) before on true
+      window running as (partition by r.blog_id order by r.day)
     `.execute(trx);
     await trx.deleteFrom('analytics_daily_sources').where('day', '>=', from).execute();
     const dimensions = sql.join(DIMENSIONS.map(([dimension, column]) => sql`(${dimension}, v.${sql.ref(column)})`));
@@ -96,6 +109,7 @@ export async function rollUp(db: Kysely<Database>, { today, keepFrom }: { today:
       group by grouping sets ((day, dimension, value), (day, blog_id, dimension, value))
       having grouping(blog_id) = 1 or blog_id is not null
     `.execute(trx);
+    await rollUpMonthlySources(trx, from);
     // Feed figures per day; a day's e-mail and fediverse figures are its own snapshot (below), kept.
     await sql`
       insert into analytics_daily_readers (day, feed_subscribers, feed_fetchers)
@@ -108,6 +122,18 @@ export async function rollUp(db: Kysely<Database>, { today, keepFrom }: { today:
     await sql`delete from analytics_daily d where d.blog_id <> ${SITE} and d.day >= ${from} and not exists (select 1 from blogs b where b.id = d.blog_id::uuid)`.execute(trx);
     return { from, days: Math.max(1, Math.round((Date.parse(today) - Date.parse(from)) / 86_400_000) + 1) };
   });
+}
+
+/** Sums the daily sources again per month, for `from`'s month and every later one (their days were just rewritten). */
+export async function rollUpMonthlySources(db: Kysely<Database>, from: string): Promise<void> {
+  const month = firstOfMonth(from);
+  await db.deleteFrom('analytics_monthly_sources').where('month', '>=', month).execute();
+  await sql`
+    insert into analytics_monthly_sources (blog_id, dimension, month, value, views)
+    select blog_id, dimension, date_trunc('month', day)::date, value, sum(views)
+    from analytics_daily_sources where day >= ${month}
+    group by blog_id, dimension, date_trunc('month', day), value
+  `.execute(db);
 }
 
 /** Today's e-mail subscribers (confirmed) and fediverse followers, as the day's figure. */
@@ -142,14 +168,47 @@ export async function dailyViews(db: Kysely<Database>, blogId: string, range: Ra
     .execute();
 }
 
+/**
+ * A range as the whole calendar months inside it (read from the monthly sums) and the days at its
+ * two ends outside them (read from the daily rows); a range with no whole month is all days.
+ */
+export function monthsAndDaysOf(range: Range): { months: Range | null; days: Range[] } {
+  const first = range.from === firstOfMonth(range.from) ? range.from : firstOfMonth(addDays(firstOfMonth(range.from), 31));
+  const afterLast = firstOfMonth(addDays(range.to, 1));
+  if (first >= afterLast) return { months: null, days: [range] };
+  const months = { from: first, to: addDays(afterLast, -1) };
+  const ends = [
+    { from: range.from, to: addDays(months.from, -1) },
+    { from: addDays(months.to, 1), to: range.to },
+  ];
+  return { months, days: ends.filter((end) => end.from <= end.to) };
+}
+
 export async function topValues(db: Kysely<Database>, blogId: string, dimensions: readonly AnalyticsDimension[], range: Range, limit: number) {
-  return db
-    .selectFrom('analytics_daily_sources')
-    .select(['dimension', 'value', sql<string>`sum(views)`.as('views')])
+  const { months, days } = monthsAndDaysOf(range);
+  const wholeMonths = db
+    .selectFrom('analytics_monthly_sources')
+    .select(['dimension', 'value', 'views'])
     .where('blog_id', '=', blogId)
     .where('dimension', 'in', dimensions)
-    .where('day', '>=', range.from)
-    .where('day', '<=', range.to)
+    // A range with no whole month reads no monthly row (and the union keeps one shape either way).
+    .$call((query) => (months ? query.where('month', '>=', months.from).where('month', '<=', months.to) : query.where(sql<boolean>`false`)));
+  const counted = days.reduce(
+    (all, piece) =>
+      all.unionAll(
+        db
+          .selectFrom('analytics_daily_sources')
+          .select(['dimension', 'value', sql<string>`views`.as('views')])
+          .where('blog_id', '=', blogId)
+          .where('dimension', 'in', dimensions)
+          .where('day', '>=', piece.from)
+          .where('day', '<=', piece.to),
+      ),
+    wholeMonths,
+  );
+  return db
+    .selectFrom(counted.as('counted'))
+    .select(['dimension', 'value', sql<string>`sum(views)`.as('views')])
     .groupBy(['dimension', 'value'])
     .orderBy(sql`sum(views)`, 'desc')
     .orderBy('value')
@@ -157,25 +216,29 @@ export async function topValues(db: Kysely<Database>, blogId: string, dimensions
     .execute();
 }
 
+/**
+ * The blogs with the most views in the range: a blog's are its running total at the range's last
+ * day less the one before its first day (two index probes per blog, whatever the range's length).
+ * A blog with no daily row in the range is not among them.
+ */
 export async function topBlogs(db: Kysely<Database>, range: Range, limit: number) {
-  return db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('analytics_daily')
-        .select(['blog_id', sql<string>`sum(views)`.as('views'), sql<string>`sum(visitors)`.as('visitors')])
-        .where('blog_id', '<>', SITE)
-        .where('day', '>=', range.from)
-        .where('day', '<=', range.to)
-        .groupBy('blog_id')
-        .orderBy(sql`sum(views)`, 'desc')
-        .limit(limit)
-        .as('top'),
-    )
-    .innerJoin('blogs', (join) => join.on('blogs.id', '=', sql`top.blog_id::uuid`))
-    .select(['top.blog_id as id', 'blogs.title', 'top.views', 'top.visitors'])
-    .orderBy(sql`top.views::bigint`, 'desc')
-    .orderBy('blogs.title')
-    .execute();
+  const result = await sql<{ id: string; title: string; views: string; visitors: string }>`
+    select b.id::text as id, b.title, upto.total_views - coalesce(before.total_views, 0) as views,
+           upto.total_visitors - coalesce(before.total_visitors, 0) as visitors
+    from blogs b
+    cross join lateral (
+      select day, total_views, total_visitors from analytics_daily d
+      where d.blog_id = b.id::text and d.day <= ${range.to} order by d.day desc limit 1
+    ) upto
+    left join lateral (
+      select total_views, total_visitors from analytics_daily d
+      where d.blog_id = b.id::text and d.day < ${range.from} order by d.day desc limit 1
+    ) before on true
+    where upto.day >= ${range.from}
+    order by views desc, b.title
+    limit ${limit}
+  `.execute(db);
+  return result.rows;
 }
 
 export async function readersDays(db: Kysely<Database>, range: Range) {

@@ -5,6 +5,7 @@ import type { Blog } from '../../shared/blog-schema.js';
 import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { uniqueEmail, useSignedUpUsers, type TestUser } from '../testing/test-users.js';
+import { monthsAndDaysOf } from './analytics.repository.js';
 import { referrerHost, sourceOf } from './referrer-sources.js';
 
 const MODERATOR = uniqueEmail('moderator');
@@ -160,6 +161,58 @@ describe('analytics: counted on the server', () => {
     ]);
     expect((await api('/api/analytics/site.csv', users.other)).status).toBe(404);
   });
+
+  it('a day rolled up again (a late flush) keeps every running total right, so a range’s top blogs still add up its days', async () => {
+    const second = await postBlog(t.app, users.other, { title: 'Read later', blog: 'More words.' });
+    clock = new Date('2026-03-15T10:00:00Z');
+    expect((await view(`/viewBlog?id=${blog.id}`, { 'user-agent': CHROME }, '10.0.0.5')).statusCode).toBe(200);
+    await rollUp();
+    // Two more views that day, written by a flush after midnight: the next roll-up starts again from 03-15.
+    expect((await view(`/viewBlog?id=${second.id}`, { 'user-agent': CHROME }, '10.0.0.6')).statusCode).toBe(200);
+    expect((await view(`/viewBlog?id=${second.id}`, { 'user-agent': FIREFOX }, '10.0.0.7')).statusCode).toBe(200);
+    clock = new Date('2026-03-16T00:01:00Z');
+    expect((await view(`/viewBlog?id=${blog.id}`, { 'user-agent': CHROME }, '10.0.0.8')).statusCode).toBe(200);
+    await rollUp();
+
+    // Each row's totals are the sums of its blog's days up to it.
+    const daily = await t.database.db
+      .selectFrom('analytics_daily')
+      .select(['blog_id', 'views', 'visitors', 'total_views', 'total_visitors'])
+      .orderBy('blog_id')
+      .orderBy('day')
+      .execute();
+    const running = new Map<string, { views: number; visitors: number }>();
+    for (const row of daily) {
+      const sum = running.get(row.blog_id) ?? { views: 0, visitors: 0 };
+      sum.views += row.views;
+      sum.visitors += row.visitors;
+      running.set(row.blog_id, sum);
+      expect({ blog: row.blog_id, views: Number(row.total_views), visitors: Number(row.total_visitors) }).toEqual({ blog: row.blog_id, ...sum });
+    }
+
+    const topOf = async (from: string, to: string) => (await api<SiteAnalytics>(`/api/analytics/site?from=${from}&to=${to}`, users.moderator)).body.topBlogs;
+    expect(await topOf('2026-03-16', '2026-03-16')).toEqual([{ id: blog.id, title: 'Counted without a cookie', views: 1, visitors: 1 }]);
+    expect(await topOf('2026-03-15', '2026-03-15')).toEqual([
+      { id: second.id, title: 'Read later', views: 2, visitors: 2 },
+      { id: blog.id, title: 'Counted without a cookie', views: 1, visitors: 1 },
+    ]);
+    expect(await topOf('2026-03-10', '2026-03-16')).toEqual([
+      { id: blog.id, title: 'Counted without a cookie', views: 6, visitors: 5 },
+      { id: second.id, title: 'Read later', views: 2, visitors: 2 },
+    ]);
+    // No daily row in the range: not among the top blogs.
+    expect(await topOf('2026-03-12', '2026-03-14')).toEqual([]);
+    // The same figures as the blog's own days.
+    expect((await api<BlogAnalytics>(`/api/analytics/blogs/${blog.id}?from=2026-03-10&to=2026-03-16`, users.author)).body.totals).toEqual({ views: 6, visitors: 5 });
+
+    // Whole months are read from the monthly sums, summed again from the daily rows (03-10's raw rows are gone).
+    const referrersOf = async (from: string, to: string) => (await api<SiteAnalytics>(`/api/analytics/site?from=${from}&to=${to}`, users.moderator)).body.referrers;
+    const referrers = [{ host: 'google.com', views: 1 }, { host: 'mastodon.social', views: 1 }];
+    expect(await referrersOf('2026-03-10', '2026-03-16')).toEqual(referrers);
+    expect(await referrersOf('2026-03-01', '2026-03-31')).toEqual(referrers);
+    expect(await referrersOf('2026-02-15', '2026-04-10')).toEqual(referrers);
+    expect(await referrersOf('2026-03-11', '2026-04-30')).toEqual([]);
+  });
 });
 
 describe('analytics off (ANALYTICS=false)', () => {
@@ -175,6 +228,21 @@ describe('analytics off (ANALYTICS=false)', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('a range as whole months and the days at its ends', () => {
+  it.each([
+    ['2026-03-10', '2026-03-16', null, [['2026-03-10', '2026-03-16']]],
+    ['2026-03-01', '2026-03-31', ['2026-03-01', '2026-03-31'], []],
+    ['2026-02-15', '2026-04-10', ['2026-03-01', '2026-03-31'], [['2026-02-15', '2026-02-28'], ['2026-04-01', '2026-04-10']]],
+    ['2024-01-31', '2024-03-01', ['2024-02-01', '2024-02-29'], [['2024-01-31', '2024-01-31'], ['2024-03-01', '2024-03-01']]],
+    ['2025-12-02', '2026-01-30', null, [['2025-12-02', '2026-01-30']]],
+  ] as const)('%s to %s', (from, to, months, days) => {
+    expect(monthsAndDaysOf({ from, to })).toEqual({
+      months: months && { from: months[0], to: months[1] },
+      days: days.map(([first, last]) => ({ from: first, to: last })),
+    });
   });
 });
 

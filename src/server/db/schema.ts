@@ -395,12 +395,14 @@ export interface AnalyticsFeedFetchTable {
   subscribers: number | null;
 }
 
-/** Views and visitors per day, for the site (`blog_id` '') and per blog. */
+/** Views and visitors per day, for the site (`blog_id` '') and per blog, with the running totals up to the day. */
 export interface AnalyticsDailyTable {
   blog_id: string;
   day: ColumnType<string, string, string>;
   views: number;
   visitors: number;
+  total_views: ColumnType<string, string | number, string | number>;
+  total_visitors: ColumnType<string, string | number, string | number>;
 }
 
 export type AnalyticsDimension = 'referrer' | 'source' | 'utm_source' | 'utm_medium' | 'utm_campaign';
@@ -412,6 +414,15 @@ export interface AnalyticsDailySourceTable {
   day: ColumnType<string, string, string>;
   value: string;
   views: number;
+}
+
+/** The daily sources summed per calendar month (`month` is its first day), so a long range reads few rows. */
+export interface AnalyticsMonthlySourceTable {
+  blog_id: string;
+  dimension: AnalyticsDimension;
+  month: ColumnType<string, string, string>;
+  value: string;
+  views: ColumnType<string, string | number, string | number>;
 }
 
 /** The site's readers per day: feed subscribers and fetchers, e-mail subscribers, fediverse followers. */
@@ -465,6 +476,7 @@ export interface Database {
   analytics_feed_fetches: AnalyticsFeedFetchTable;
   analytics_daily: AnalyticsDailyTable;
   analytics_daily_sources: AnalyticsDailySourceTable;
+  analytics_monthly_sources: AnalyticsMonthlySourceTable;
   analytics_daily_readers: AnalyticsDailyReadersTable;
 }
 

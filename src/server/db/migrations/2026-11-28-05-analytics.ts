@@ -8,6 +8,8 @@ import { type Kysely, sql } from 'kysely';
  * address nor the user agent is stored, and a day's salt is deleted once its day is over.
  * A row carries its day only (no time, no path), so no visitor's way through the site is kept.
  * `blog_id` is '' for the whole site in the daily tables (a key column cannot be null).
+ * A range's figures must not cost a row per day of it: each daily row also carries its blog's
+ * running totals (a range's total is two rows), and the sources are summed per month as well.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -44,9 +46,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('day', 'date', (col) => col.notNull())
     .addColumn('views', 'integer', (col) => col.notNull())
     .addColumn('visitors', 'integer', (col) => col.notNull())
-    .addPrimaryKeyConstraint('analytics_daily_pkey', ['blog_id', 'day'])
+    // The blog's views and visitors up to and including this day: a range's are the totals at its
+    // last day less those before its first, two index probes per blog whatever the range's length.
+    .addColumn('total_views', 'bigint', (col) => col.notNull())
+    .addColumn('total_visitors', 'bigint', (col) => col.notNull())
     .execute();
-  // The roll-up starts again from the last day it wrote, and the top blogs of a range read by day.
+  // The totals ride in the key's index, so those probes never visit the table (index-only scans).
+  await sql`alter table analytics_daily add constraint analytics_daily_pkey primary key (blog_id, day) include (total_views, total_visitors)`.execute(db);
+  // The roll-up starts again from the last day it wrote.
   await db.schema.createIndex('analytics_daily_day').on('analytics_daily').columns(['day', 'blog_id']).execute();
   await db.schema
     .createTable('analytics_daily_sources')
@@ -58,6 +65,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('analytics_daily_sources_pkey', ['blog_id', 'dimension', 'day', 'value'])
     .execute();
   await db.schema.createIndex('analytics_daily_sources_day').on('analytics_daily_sources').column('day').execute();
+  // The daily sources summed per month: a long range reads its whole months here and only the
+  // days at its two ends from the daily table.
+  await db.schema
+    .createTable('analytics_monthly_sources')
+    .addColumn('blog_id', 'text', (col) => col.notNull())
+    .addColumn('dimension', 'text', (col) => col.notNull())
+    .addColumn('month', 'date', (col) => col.notNull())
+    .addColumn('value', 'text', (col) => col.notNull())
+    .addColumn('views', 'bigint', (col) => col.notNull())
+    .addPrimaryKeyConstraint('analytics_monthly_sources_pkey', ['blog_id', 'dimension', 'month', 'value'])
+    .execute();
   await db.schema
     .createTable('analytics_daily_readers')
     .addColumn('day', 'date', (col) => col.primaryKey())
@@ -69,7 +87,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['analytics_daily_readers', 'analytics_daily_sources', 'analytics_daily', 'analytics_feed_fetches', 'analytics_views', 'analytics_salts']) {
+  for (const table of ['analytics_daily_readers', 'analytics_monthly_sources', 'analytics_daily_sources', 'analytics_daily', 'analytics_feed_fetches', 'analytics_views', 'analytics_salts']) {
     await db.schema.dropTable(table).execute();
   }
 }
