@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { addDays } from '../../shared/analytics-schema.js';
-import type { AnalyticsDimension, AnalyticsPageKind, Database } from '../db/schema.js';
+import type { AnalyticsDimension, AnalyticsFeedFetchTable, AnalyticsViewTable, Database } from '../db/schema.js';
 
 /** The site's row in the daily tables (a key column cannot be null). */
 export const SITE = '';
@@ -9,24 +9,10 @@ export const SITE = '';
 const dayText = sql<string>`to_char(day, 'YYYY-MM-DD')`;
 const firstOfMonth = (day: string) => `${day.slice(0, 7)}-01`;
 
-export interface ViewRow {
-  day: string;
-  kind: AnalyticsPageKind;
-  blog_id: string | null;
-  visitor: string;
-  referrer_host: string | null;
-  source: string;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-}
-
-export interface FeedFetchRow {
-  day: string;
-  fetcher: string;
-  visitor: string;
-  subscribers: number | null;
-}
+/** A counted view as the buffer writes it. */
+export type ViewRow = Insertable<AnalyticsViewTable>;
+/** A counted feed fetch as the buffer writes it. */
+export type FeedFetchRow = Insertable<AnalyticsFeedFetchTable>;
 
 /** The day's salt: made by whichever process asks first, read by the others (so all hash alike). */
 export async function saltOf(db: Kysely<Database>, day: string): Promise<string> {
