@@ -159,6 +159,6 @@ describe('the job runner', () => {
   });
 
   it('is the app\'s: buildApp registers the features\' jobs, and the app\'s close stops them', () => {
-    expect(t.app.jobs.stats().map((each) => each.name).sort()).toEqual(['blog-rendering-backfill', 'federation-kv-cleanup', 'image-variants-backfill', 'queue-cleanup', 'storage-sweep']);
+    expect(t.app.jobs.stats().map((each) => each.name).sort()).toEqual(['analytics-rollup', 'blog-rendering-backfill', 'federation-kv-cleanup', 'image-variants-backfill', 'queue-cleanup', 'storage-sweep']);
   });
 });
