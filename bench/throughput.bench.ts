@@ -40,6 +40,8 @@ const CONNECTIONS = 50;
 const USERS = 40;
 const VOTED_BLOGS = 50;
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'list,home,signed-in,votes,search').split(',').map((name) => name.trim()));
+/** A reader's browser: the crowd's pages are counted as a reader's are (analytics leaves bots out). */
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const APP_NODE_ARGS = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 // Child mode: a bare Node http server answering each path with bytes read once from files.
@@ -59,8 +61,6 @@ if (process.argv[2] === 'bare') {
 } else {
   await main();
 }
-
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 function crowdAddress(): string {
   const b = randomBytes(3);

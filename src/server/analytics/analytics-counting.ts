@@ -10,8 +10,9 @@ import { dayOf } from './analytics.job.js';
  * 304 to a browser that already had the page) counts.
  */
 export function registerAnalyticsCounting(app: FastifyInstance, buffer: AnalyticsBuffer, options: { siteHost: string; now: () => Date }): void {
+  const today = todayOf(options.now);
   app.addHook('onRequest', (request, reply, done) => {
-    const counted = countedRequest(request, dayOf(options.now()), options.siteHost);
+    const counted = countedRequest(request, today, options.siteHost);
     if (counted) {
       reply.raw.once('finish', () => {
         const status = reply.raw.statusCode;
@@ -20,6 +21,22 @@ export function registerAnalyticsCounting(app: FastifyInstance, buffer: Analytic
     }
     done();
   });
+}
+
+const DAY_MS = 86_400_000;
+
+/** Today's date (UTC, `YYYY-MM-DD`), formatted once a day instead of once a request. */
+function todayOf(now: () => Date): () => string {
+  let dayStart = Number.NaN;
+  let day = '';
+  return () => {
+    const time = now().getTime();
+    if (!(time >= dayStart && time < dayStart + DAY_MS)) {
+      dayStart = time - (time % DAY_MS);
+      day = dayOf(new Date(dayStart));
+    }
+    return day;
+  };
 }
 
 /** The site's host as referrers name it (the site's own pages are no referrer). */

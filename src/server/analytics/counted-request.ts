@@ -36,6 +36,18 @@ const SUBSCRIBERS = /(\d{1,9})\s+(?:subscribers|readers)\b/i;
 const UTM_MAX = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** isbot's verdict per user agent: its one large pattern runs once per browser, not once per view. */
+const botVerdicts = new Map<string, boolean>();
+function isBotAgent(userAgent: string): boolean {
+  let verdict = botVerdicts.get(userAgent);
+  if (verdict === undefined) {
+    verdict = isbot(userAgent);
+    if (botVerdicts.size >= 1_000) botVerdicts.clear();
+    botVerdicts.set(userAgent, verdict);
+  }
+  return verdict;
+}
+
 /** Prefetches and prerenders (a browser guessing, not a reader reading), and readers who asked not to be counted. */
 function notToBeCounted(request: FastifyRequest): boolean {
   const headers = request.headers;
@@ -54,7 +66,7 @@ function utm(params: URLSearchParams, name: string): string | null {
  * not a prefetch, not a HEAD, without `DNT: 1` or `Sec-GPC: 1`. Whether it is then counted
  * depends on its answer (200, or a 304 to a browser that had the page).
  */
-export function countedRequest(request: FastifyRequest, day: string, siteHost: string): Counted | null {
+export function countedRequest(request: FastifyRequest, today: () => string, siteHost: string): Counted | null {
   if (request.method !== 'GET') return null;
   const queryAt = request.url.indexOf('?');
   const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
@@ -62,6 +74,7 @@ export function countedRequest(request: FastifyRequest, day: string, siteHost: s
   const isFeed = kind === undefined && FEEDS.has(pathname);
   if (kind === undefined && !isFeed) return null;
   if (notToBeCounted(request)) return null;
+  const day = today();
   const userAgent = request.headers['user-agent'] ?? '';
   if (isFeed) {
     const reported = SUBSCRIBERS.exec(userAgent);
@@ -75,7 +88,7 @@ export function countedRequest(request: FastifyRequest, day: string, siteHost: s
       subscribers: reported ? Number(reported[1]) : null,
     };
   }
-  if (userAgent === '' || isbot(userAgent)) return null;
+  if (userAgent === '' || isBotAgent(userAgent)) return null;
   const params = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
   const blogId = kind === 'blog' ? (params.get('id')?.toLowerCase() ?? '') : null;
   if (blogId !== null && !UUID.test(blogId)) return null;
