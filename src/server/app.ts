@@ -73,6 +73,7 @@ import { createAnalyticsBuffer, type AnalyticsBuffer } from './analytics/analyti
 import { registerAnalyticsCounting, siteHostOf } from './analytics/analytics-counting.js';
 import { registerAnalyticsJob } from './analytics/analytics.job.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
+import { accessRoutes } from './people/access.routes.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -254,6 +255,7 @@ export async function buildApp(options: BuildAppOptions) {
     await features.register(contactRoutes, deps);
     await features.register(authRoutes, deps);
     await features.register(accountRoutes, deps);
+    await features.register(accessRoutes, deps);
     await features.register(myDataRoutes, deps);
     await features.register(blogRoutes, deps);
     await features.register(blogEditorRoutes, deps);

@@ -27,6 +27,8 @@ export const paths = {
   drafts: () => '/drafts',
   ai: () => '/ai',
   moderation: () => '/moderation',
+  /** The owner's and administrators' seat: site, people, integrations, audit log. */
+  admin: () => '/admin',
   import: () => '/import',
   /** The site's figures (moderators); `days` or a custom `from`/`to` range. */
   analytics: (range: Record<string, string | undefined> = {}) => withQuery('/analytics', range),

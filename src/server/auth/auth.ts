@@ -114,6 +114,8 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
       level: 'warn',
       log: (level, message, ...args) => log[level]({ source: 'better-auth', details: args.length > 0 ? args : undefined }, message),
     },
+    // The account's role (issue 44) is Better Auth's admin plugin's column; nobody sets it by signing up.
+    user: { additionalFields: { role: { type: 'string', required: false, input: false, defaultValue: 'author' } } },
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: config.requireEmailVerification,

@@ -7,6 +7,7 @@ import { twoFactor } from 'better-auth/plugins/two-factor';
 import { sql, type Kysely } from 'kysely';
 import { renderSVG } from 'uqr';
 import type { Config } from '../config.js';
+import type { Role } from '../../shared/role-schema.js';
 import type { Database } from '../db/schema.js';
 
 /** Wrong codes an account may send while signing in before it is locked, and for how long (issue 45). */
@@ -54,7 +55,7 @@ export interface SecondFactorHookDeps {
   /** Better Auth's `verifyTOTP` and `verifyBackupCode`, for the code that turns two-factor off. */
   verifyCode: (code: string, headers: Headers) => Promise<void>;
   /** Whether a signed-in account must set up a second factor first (staff, `STAFF_REQUIRE_SECOND_FACTOR`). */
-  mustEnrol: (user: { id: string; email: string }) => Promise<boolean>;
+  mustEnrol: (user: { id: string; email: string; role: Role }) => Promise<boolean>;
 }
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
@@ -153,7 +154,7 @@ export function secondFactorHooks({ config, db, verifyCode, mustEnrol }: SecondF
     }
     if (ctx.path === '/get-session' && !failed) {
       // The page learns from the session that its account must enrol before anything else.
-      const returned = answered(ctx) as { user?: { id: string; email: string } } | null;
+      const returned = answered(ctx) as { user?: { id: string; email: string; role: Role } } | null;
       if (returned?.user && (await mustEnrol(returned.user))) return ctx.json({ ...returned, secondFactorRequired: true });
       return;
     }

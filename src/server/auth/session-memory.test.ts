@@ -58,10 +58,10 @@ describe('sessions remembered in memory', () => {
     const sessions = createSessions(auth, t.database.db, memory);
     const user = await signUpUser(t.app);
     const request = () => ({ headers: { cookie: user.cookie } }) as FastifyRequest;
-    expect(await sessions.optionalUser(request())).toEqual({ id: user.id, email: user.email });
+    expect(await sessions.optionalUser(request())).toEqual({ id: user.id, email: user.email, role: expect.any(String) });
     // Nothing tells this memory about the row's change (no listener here): the answer comes from memory.
     await t.database.db.updateTable('session').set({ expiresAt: new Date(Date.now() - 1000) }).where('token', '=', tokenOf(user.cookie)).execute();
-    expect(await sessions.optionalUser(request())).toEqual({ id: user.id, email: user.email });
+    expect(await sessions.optionalUser(request())).toEqual({ id: user.id, email: user.email, role: expect.any(String) });
     const { session } = await sessions.requireSession(request());
     memory.ended(session.id);
     expect(await sessions.optionalUser(request())).toBeNull();
@@ -70,11 +70,11 @@ describe('sessions remembered in memory', () => {
     const other = await signUpUser(t.app);
     const startedAt = memory.generation;
     memory.ended('some other session');
-    memory.set(tokenOf(other.cookie), startedAt, { info: { user: { id: other.id, email: other.email }, session: { id: 'x', createdAt: new Date() } }, expiresAt: Date.now() + 60_000 });
+    memory.set(tokenOf(other.cookie), startedAt, { info: { user: { id: other.id, email: other.email, role: 'author' }, session: { id: 'x', createdAt: new Date() } }, expiresAt: Date.now() + 60_000 });
     expect(memory.get(tokenOf(other.cookie))).toBeUndefined();
     // Nor anything while notices may be missed.
     memory.trust(false);
-    memory.set(tokenOf(other.cookie), memory.generation, { info: { user: { id: other.id, email: other.email }, session: { id: 'x', createdAt: new Date() } }, expiresAt: Date.now() + 60_000 });
+    memory.set(tokenOf(other.cookie), memory.generation, { info: { user: { id: other.id, email: other.email, role: 'author' }, session: { id: 'x', createdAt: new Date() } }, expiresAt: Date.now() + 60_000 });
     expect(memory.get(tokenOf(other.cookie))).toBeUndefined();
   });
 

@@ -10,7 +10,7 @@ export async function findSessionWithUser(db: Kysely<Database>, token: string) {
   return db
     .selectFrom('session')
     .innerJoin('user', 'user.id', 'session.userId')
-    .select(['session.id', 'session.createdAt', 'session.expiresAt', 'user.id as userId', 'user.email'])
+    .select(['session.id', 'session.createdAt', 'session.expiresAt', 'user.id as userId', 'user.email', 'user.role'])
     .where('session.token', '=', token)
     .where('user.suspended_at', 'is', null)
     .executeTakeFirst();

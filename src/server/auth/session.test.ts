@@ -23,7 +23,7 @@ describe('session reading', () => {
   it('reads a fresh session with one query of its own, without Better Auth', async () => {
     const user = await signUpUser(t.app);
     const getSession = vi.spyOn(auth.api, 'getSession');
-    expect(await sessions.optionalUser(request(user.cookie))).toEqual({ id: user.id, email: user.email });
+    expect(await sessions.optionalUser(request(user.cookie))).toEqual({ id: user.id, email: user.email, role: expect.any(String) });
     expect((await sessions.requireSession(request(user.cookie))).session.createdAt).toBeInstanceOf(Date);
     expect(getSession).not.toHaveBeenCalled();
     getSession.mockRestore();
@@ -60,7 +60,7 @@ describe('session reading', () => {
     const soon = new Date(Date.now() + 60 * 60_000);
     await t.database.db.updateTable('session').set({ expiresAt: soon }).where('token', '=', token).execute();
     const getSession = vi.spyOn(auth.api, 'getSession');
-    expect(await sessions.optionalUser(request(user.cookie))).toEqual({ id: user.id, email: user.email });
+    expect(await sessions.optionalUser(request(user.cookie))).toEqual({ id: user.id, email: user.email, role: expect.any(String) });
     expect(getSession).toHaveBeenCalledTimes(1);
     getSession.mockRestore();
     const row = await t.database.db.selectFrom('session').select('expiresAt').where('token', '=', token).executeTakeFirstOrThrow();

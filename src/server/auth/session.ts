@@ -7,6 +7,7 @@ import { unauthorized } from '../errors.js';
 import type { Auth } from './auth.js';
 import { findSessionWithUser, touchSession } from './session.repository.js';
 import type { SessionUser } from '../core/session-user.js';
+import type { Role } from '../../shared/role-schema.js';
 
 export interface SessionInfo {
   user: SessionUser;
@@ -58,7 +59,7 @@ export function createSessions(auth: Auth, db: Kysely<Database>, remember: Sessi
     auth.api.getSession({ headers: fromNodeHeaders(request.headers) }).then((result) =>
       result
         ? {
-            user: { id: result.user.id, email: result.user.email },
+            user: { id: result.user.id, email: result.user.email, role: result.user.role as Role },
             session: { id: result.session.id, createdAt: new Date(result.session.createdAt) },
           }
         : null,
@@ -78,7 +79,7 @@ export function createSessions(auth: Auth, db: Kysely<Database>, remember: Sessi
     if (!row) return null;
     const expiresAt = new Date(row.expiresAt).getTime();
     if (!fresh(expiresAt, Date.now())) return fromBetterAuth(request);
-    const info = { user: { id: row.userId, email: row.email }, session: { id: row.id, createdAt: new Date(row.createdAt) } };
+    const info = { user: { id: row.userId, email: row.email, role: row.role }, session: { id: row.id, createdAt: new Date(row.createdAt) } };
     remember.set(token, startedAt, { info, expiresAt });
     return info;
   };

@@ -2,10 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { notFound } from '../errors.js';
 import type { SessionUser } from './session-user.js';
+import { may } from '../people/access.js';
 
-/** Moderators are named by `MODERATOR_EMAILS`; the server asks this on every moderation request. */
+/**
+ * Moderators are editors and above (issue 44), and the accounts `MODERATOR_EMAILS` names (at
+ * least editors); the server asks this on every moderation request.
+ */
 export function isModerator(config: Config, user: SessionUser | null): user is SessionUser {
-  return user !== null && config.moderatorEmails.includes(user.email.toLowerCase());
+  return may(config, user, { moderation: 'moderate' });
 }
 
 /** What everyone else gets from a moderation endpoint: the same 404 as for a page that does not exist. */

@@ -26,6 +26,7 @@ import * as sessionLastSeen from './migrations/2026-11-28-02-session-last-seen.j
 import * as knownBrowsers from './migrations/2026-11-28-03-known-browsers.js';
 import * as secondFactors from './migrations/2026-11-28-04-second-factors.js';
 import * as analytics from './migrations/2026-11-28-05-analytics.js';
+import * as roles from './migrations/2026-11-29-01-roles.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-03-known-browsers': knownBrowsers,
   '2026-11-28-04-second-factors': secondFactors,
   '2026-11-28-05-analytics': analytics,
+  '2026-11-29-01-roles': roles,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

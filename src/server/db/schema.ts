@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { Role } from '../../shared/role-schema.js';
 
 /**
  * Table types. Better Auth's tables keep its own (camelCase) names; ours are snake_case.
@@ -23,6 +24,8 @@ export interface UserTable {
   bio: ColumnType<string | null, string | null | undefined, string | null>;
   /** Better Auth's `twoFactor` plugin: every sign-in asks for a second factor (migration 2026-11-28-04). */
   twoFactorEnabled: ColumnType<boolean | null, boolean | undefined, boolean>;
+  /** The account's role (`people/roles.ts`); 'author' unless given another (migration 2026-11-29-01). */
+  role: ColumnType<Role, Role | undefined, Role>;
 }
 
 export interface SessionTable {

@@ -27,7 +27,7 @@ export const FEED_ITEM_COUNT = 20;
 const STATIC_PAGES = [paths.home(), paths.about(), paths.support(), paths.tags()];
 
 /** Path prefixes for signed-in screens and the API: nothing there for a search engine. */
-const PRIVATE_PREFIXES = ['/api/', paths.create(), '/edit', paths.drafts(), paths.settings(), paths.ai(), paths.auth(), paths.moderation(), paths.import(), paths.following()];
+const PRIVATE_PREFIXES = ['/api/', paths.create(), '/edit', paths.drafts(), paths.settings(), paths.ai(), paths.auth(), paths.moderation(), paths.admin(), paths.import(), paths.following()];
 
 export function robotsTxt(config: Config): string {
   return [

@@ -226,7 +226,7 @@ export async function closeReports(
 }
 
 export async function findUser(db: Db, userId: string) {
-  return db.selectFrom('user').select(['id', 'email', 'suspended_at']).where('id', '=', userId).executeTakeFirst();
+  return db.selectFrom('user').select(['id', 'email', 'role', 'suspended_at']).where('id', '=', userId).executeTakeFirst();
 }
 
 /**

@@ -170,7 +170,7 @@ export async function performAction(deps: ModerationDeps, moderator: SessionUser
       const user = await findUser(deps.db, input.userId);
       if (!user) throw notFound('This account does not exist.');
       const suspend = input.action === 'suspend';
-      if (suspend && isModerator(deps.config, { id: user.id, email: user.email })) {
+      if (suspend && isModerator(deps.config, user)) {
         throw badRequest('A moderator cannot be suspended. Remove the address from MODERATOR_EMAILS first.', 'MODERATOR');
       }
       await deps.db.transaction().execute(async (trx) => {

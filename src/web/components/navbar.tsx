@@ -7,6 +7,7 @@ import Nav from 'react-bootstrap/Nav';
 import BootstrapNavbar from 'react-bootstrap/Navbar';
 import NavDropdown from 'react-bootstrap/NavDropdown';
 import { Link, NavLink, useNavigate } from 'react-router';
+import { useAccess } from '../lib/access';
 import { useModeratorAccess } from '../lib/moderator-access';
 import { useAuthClient, useSession } from '../lib/session';
 
@@ -16,6 +17,7 @@ export const TIP_JAR_URL = 'https://www.buymeacoffee.com/';
 export function Navbar() {
   const { data: session } = useSession();
   const { isModerator } = useModeratorAccess();
+  const { can } = useAccess();
   const navigate = useNavigate();
   const loadAuth = useAuthClient();
   const [expanded, setExpanded] = useState(false);
@@ -81,6 +83,11 @@ export function Navbar() {
                   <NavDropdown.Item as={Link} to={paths.drafts()} eventKey="drafts">
                     My Drafts
                   </NavDropdown.Item>
+                  {can('site:manage') && (
+                    <NavDropdown.Item as={Link} to={paths.admin()} eventKey="admin">
+                      Site admin
+                    </NavDropdown.Item>
+                  )}
                   {isModerator && (
                     <>
                       <NavDropdown.Item as={Link} to="/moderation" eventKey="moderation">
