@@ -10,6 +10,7 @@ import type { JobQueue } from './queue/job-queue.js';
 import type { RateLimiter } from './rate-limit/rate-limit.js';
 import type { ImageStorage } from './storage/storage.js';
 import type { ContentChanges } from './cache/content-changes.js';
+import type { SiteSettingsAccess } from './settings/site-settings.js';
 
 /**
  * What every route plugin receives: the app's parts, built once in `buildApp`. In its own
@@ -33,4 +34,6 @@ export interface AppDeps {
   viewerVotes: ViewerVotes;
   /** What work outside a request changed, as cache tags (a request's route declares its own: `changes`). */
   contentChanges: ContentChanges;
+  /** The site's settings (name, look, registration, roles of new accounts), cached per process. */
+  siteSettings: SiteSettingsAccess;
 }

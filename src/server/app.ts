@@ -74,6 +74,7 @@ import { registerAnalyticsCounting, siteHostOf } from './analytics/analytics-cou
 import { registerAnalyticsJob } from './analytics/analytics.job.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { accessRoutes } from './people/access.routes.js';
+import { createSiteSettings } from './settings/site-settings.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -232,7 +233,8 @@ export async function buildApp(options: BuildAppOptions) {
     }
   }
   const viewerVotes = createViewerVotes(database.db);
-  const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes, contentChanges };
+  const siteSettings = createSiteSettings({ db: database.db, config });
+  const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes, contentChanges, siteSettings };
   registerSecurityHeaders(app, securityHeaders);
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifySwagger, {

@@ -437,8 +437,29 @@ export interface AnalyticsDailyReadersTable {
   fediverse_followers: number | null;
 }
 
+export interface SiteSettingsTable {
+  id: number;
+  /** `SiteSettings` (shared/site-settings-schema.ts), checked when written and read. */
+  settings: ColumnType<unknown, string, string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Every admin action (issue 44): who, what, when, before and after (migration 2026-11-29-02). */
+export interface AuditLogTable {
+  id: Generated<string>;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  subject: string | null;
+  before: ColumnType<unknown, string | null | undefined, string | null>;
+  after: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   user: UserTable;
+  site_settings: SiteSettingsTable;
+  audit_log: AuditLogTable;
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;
