@@ -10,6 +10,13 @@ export const ANALYTICS_ROLLUP_MS = 5 * 60_000;
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
+ * How late a view may be written after its day ended: a process's flush period (at most a minute)
+ * and its last flush at shutdown, with room to spare. Roll-ups this soon after midnight take
+ * yesterday again.
+ */
+const LATE_VIEWS_MS = 10 * 60_000;
+
+/**
  * The analytics' periodic work, one recurring job: the salts of days that are over are deleted,
  * the raw rows are rolled up into daily figures (today's again, so the dashboards are at most one
  * period behind), today's subscribers and followers are counted, and raw rows older than
@@ -21,11 +28,13 @@ export function registerAnalyticsJob(jobs: JobRunner, deps: { db: Kysely<Databas
     runAtStart: 'background',
     intervalMs: ANALYTICS_ROLLUP_MS,
     run: async ({ signal }): Promise<JobCounts> => {
-      const today = dayOf(deps.now());
+      const now = deps.now();
+      const today = dayOf(now);
+      const lateFrom = dayOf(new Date(now.getTime() - LATE_VIEWS_MS));
       const keepFrom = addDays(today, -settings.rawDays);
       const saltsDeleted = await deleteSaltsBefore(deps.db, today);
       if (signal.aborted) return { saltsDeleted };
-      const rolled = await rollUp(deps.db, { today, keepFrom });
+      const rolled = await rollUp(deps.db, { today, keepFrom, lateFrom });
       await snapshotReaders(deps.db, today);
       if (signal.aborted) return { saltsDeleted, daysRolledUp: rolled.days };
       const pruned = await pruneRaw(deps.db, keepFrom);

@@ -79,15 +79,18 @@ const DIMENSIONS: ReadonlyArray<[AnalyticsDimension, 'referrer_host' | 'source' 
  * Rolls the raw rows up into the daily tables, from the last day it wrote (rolled again: it was
  * probably today then) to `today`, but never from a day whose raw rows may already be pruned
  * (`keepFrom`). Each day is replaced whole, so a run is idempotent and a killed run harmless.
+ * `lateFrom`: a day whose views may still arrive (a process's last flush of yesterday comes after
+ * midnight's first roll-up), rolled again however far the daily figures already reach.
  * Answers the first day it rolled up.
  */
-export async function rollUp(db: Kysely<Database>, { today, keepFrom }: { today: string; keepFrom: string }): Promise<{ from: string; days: number }> {
+export async function rollUp(db: Kysely<Database>, { today, keepFrom, lateFrom = today }: { today: string; keepFrom: string; lateFrom?: string }): Promise<{ from: string; days: number }> {
   return db.transaction().execute(async (trx) => {
     // One roll-up at a time (two processes' jobs could otherwise interleave their deletes and inserts).
     await sql`lock table analytics_daily in exclusive mode`.execute(trx);
     const last = await trx.selectFrom('analytics_daily').select(sql<string | null>`to_char(max(day), 'YYYY-MM-DD')`.as('day')).executeTakeFirst();
     const firstRaw = await trx.selectFrom('analytics_views').select(sql<string | null>`to_char(min(day), 'YYYY-MM-DD')`.as('day')).executeTakeFirst();
     let from = last?.day ?? firstRaw?.day ?? today;
+    if (from > lateFrom) from = lateFrom;
     if (from < keepFrom) from = keepFrom;
     if (from > today) from = today;
     await trx.deleteFrom('analytics_daily').where('day', '>=', from).execute();

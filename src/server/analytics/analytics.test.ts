@@ -212,6 +212,19 @@ describe('analytics: counted on the server', () => {
     expect(await referrersOf('2026-03-01', '2026-03-31')).toEqual(referrers);
     expect(await referrersOf('2026-02-15', '2026-04-10')).toEqual(referrers);
     expect(await referrersOf('2026-03-11', '2026-04-30')).toEqual([]);
+
+    // A view of 03-15 written after 03-16's first roll-up (a process's last flush of the day came
+    // late): a roll-up in the first minutes of a day takes yesterday again.
+    const late = { type: 'view', day: '2026-03-15', kind: 'blog', blogId: second.id, address: '10.0.0.9', userAgent: CHROME, referrerHost: null, utmSource: null, utmMedium: null, utmCampaign: null } as const;
+    t.app.analytics!.record({ ...late, source: sourceOf(null, { source: null, medium: null }) });
+    clock = new Date('2026-03-16T00:06:00Z');
+    await rollUp();
+    expect((await topOf('2026-03-15', '2026-03-15'))[0]).toEqual({ id: second.id, title: 'Read later', views: 3, visitors: 3 });
+    clock = new Date('2026-03-16T00:20:00Z');
+    t.app.analytics!.record({ ...late, address: '10.0.0.10', source: sourceOf(null, { source: null, medium: null }) });
+    await rollUp();
+    // Past the window, 03-15 is closed: what is written for it after is not taken up again.
+    expect((await topOf('2026-03-15', '2026-03-15'))[0]).toEqual({ id: second.id, title: 'Read later', views: 3, visitors: 3 });
   });
 });
 
