@@ -6,15 +6,13 @@ import { commentAddedPayload, memberAddedPayload, POST_EVENT_FOR, postEventPaylo
 
 /**
  * What webhooks hear (docs/webhooks.md): every blog event (`core/blog-events.ts`, an import's
- * too: a receiver is told of each post that appears), a new comment and a new account
+ * too: a receiver is told of each post that appears; a deletion, as in Ghost, drafts included), a new comment and a new account
  * (`core/site-events.ts`). Each queues one delivery per webhook of the event, keyed by the event's
  * id, so an event heard twice (a retried `blog-event` job) delivers nothing twice.
  */
 export function registerWebhookEvents(queue: JobQueue, blogEvents: BlogEvents, deps: PayloadDeps & Pick<DeliveryDeps, 'maxAttempts'>): void {
   blogEvents.subscribe({
     name: 'webhooks',
-    // An unpublished or deleted blog readers never saw (a draft deleted) is nothing to a receiver.
-    wants: (event) => event.transition !== 'deleted' || event.wasPublic,
     async handle(event) {
       if ((await queueDeliveries(deps, POST_EVENT_FOR[event.transition], `blog-event:${event.id}`, () => postEventPayload(deps, event))) > 0) queue.wake();
     },
