@@ -75,6 +75,12 @@ import { registerAnalyticsJob } from './analytics/analytics.job.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { accessRoutes } from './people/access.routes.js';
 import { createSiteSettings } from './settings/site-settings.js';
+import { outgoingRequestGuard } from './http/public-address.js';
+import { registerWebhookDelivery } from './webhooks/webhook-delivery.js';
+import { registerWebhookEvents } from './webhooks/webhook-events.js';
+import { webhookRoutes } from './webhooks/webhooks.routes.js';
+import type { WebhooksDeps } from './webhooks/webhooks.service.js';
+import { auditLogRoutes } from './audit/audit-log.routes.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -235,6 +241,8 @@ export async function buildApp(options: BuildAppOptions) {
   const viewerVotes = createViewerVotes(database.db);
   const siteSettings = createSiteSettings({ db: database.db, config });
   const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes, contentChanges, siteSettings };
+  // Webhooks (docs/webhooks.md): deliveries only to public addresses unless WEBHOOKS_ALLOW_PRIVATE_ADDRESS.
+  const webhooks: WebhooksDeps = { db: database.db, queue, guard: outgoingRequestGuard({ allowPrivateAddress: config.webhooks.allowPrivateAddress }), publicUrl: config.publicUrl, maxAttempts: config.webhooks.maxAttempts };
   registerSecurityHeaders(app, securityHeaders);
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifySwagger, {
@@ -275,6 +283,8 @@ export async function buildApp(options: BuildAppOptions) {
     await features.register(feedRoutes, deps);
     if (loadFederation) await features.register(federationRoutes, { ...deps, loadFederation });
     await features.register(analyticsRoutes, { ...deps, now });
+    await features.register(webhookRoutes, { ...deps, webhooks });
+    await features.register(auditLogRoutes, deps);
   });
 
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
@@ -297,6 +307,8 @@ export async function buildApp(options: BuildAppOptions) {
   registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });
   registerSubscriptionJobs(queue, blogEvents, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
   registerScheduledPublishing(queue, { db: database.db });
+  registerWebhookEvents(queue, blogEvents, { db: database.db, storage, publicUrl: config.publicUrl, maxAttempts: config.webhooks.maxAttempts });
+  registerWebhookDelivery(queue, { ...webhooks, userAgent: `BloggingSite-Webhooks/1.0 (+${config.publicUrl})` });
   registerQueueCleanupJob(jobs, queue);
   if (loadFederation) registerFederationKvCleanup(jobs, database.db);
   if (analytics) registerAnalyticsJob(jobs, { db: database.db, now }, { rawDays: config.analytics.rawDays });

@@ -123,6 +123,10 @@ const envSchema = z.object({
   FEDERATION: booleanFlag(true),
   // Lets federation fetch and deliver to private and loopback addresses: for tests on 127.0.0.1 only.
   FEDERATION_ALLOW_PRIVATE_ADDRESS: booleanFlag(false),
+  // Lets webhooks deliver to private and loopback addresses (docs/webhooks.md): for tests and private networks only.
+  WEBHOOKS_ALLOW_PRIVATE_ADDRESS: booleanFlag(false),
+  // Attempts of one webhook delivery before it is marked failed (retried with the queue's backoff).
+  WEBHOOKS_MAX_ATTEMPTS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(20, 'must be at most 20').default(8),
   // Counting of page views and feed fetches (docs/analytics.md): off, nothing is counted.
   ANALYTICS: booleanFlag(true),
   // Days the raw rows of views are kept after their roll-up into daily figures.
@@ -220,6 +224,11 @@ export interface Config {
    */
   federation: { enabled: boolean; allowPrivateAddress: boolean };
   /**
+   * Webhooks (docs/webhooks.md): targets must be public addresses unless `allowPrivateAddress`
+   * (`WEBHOOKS_ALLOW_PRIVATE_ADDRESS`); a delivery is tried `maxAttempts` times (`WEBHOOKS_MAX_ATTEMPTS`).
+   */
+  webhooks: { allowPrivateAddress: boolean; maxAttempts: number };
+  /**
    * Privacy-first analytics (`ANALYTICS`, on by default; docs/analytics.md): views counted in
    * memory and written every `flushMs` (`ANALYTICS_FLUSH_MS`), raw rows kept `rawDays`
    * (`ANALYTICS_RAW_DAYS`) after their daily roll-up.
@@ -306,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: M
     logLevel: e.LOG_LEVEL,
     metrics: e.METRICS_TOKEN || e.METRICS_PORT ? { token: e.METRICS_TOKEN, port: e.METRICS_PORT } : undefined,
     federation: { enabled: e.FEDERATION, allowPrivateAddress: e.FEDERATION_ALLOW_PRIVATE_ADDRESS },
+    webhooks: { allowPrivateAddress: e.WEBHOOKS_ALLOW_PRIVATE_ADDRESS, maxAttempts: e.WEBHOOKS_MAX_ATTEMPTS },
     analytics: { enabled: e.ANALYTICS, rawDays: e.ANALYTICS_RAW_DAYS, flushMs: e.ANALYTICS_FLUSH_MS },
   };
 }

@@ -11,6 +11,8 @@ import { messages } from '../../shared/messages.js';
 import type { Config, SocialProvider } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
+import { accountCreatedJob } from '../core/site-events.js';
+import { enqueueJob } from '../queue/job-queue.js';
 import { isAccountSuspended } from './account.repository.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
 import { noteSignIn } from './new-browser.js';
@@ -190,6 +192,8 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
       after: createAuthMiddleware(async (ctx) => secondFactor.after(ctx)),
     },
     databaseHooks: {
+      // A new account's event (core/site-events.ts; webhooks' `member.added`), queued once it committed.
+      user: { create: { after: async (user) => void (await enqueueJob(db, accountCreatedJob(user.id))) } },
       session: {
         create: {
           // Every way of signing in (password, link, code, social, sign-up) ends in a new session:

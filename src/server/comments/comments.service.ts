@@ -21,6 +21,7 @@ import {
 import { parseId } from '../http/ids.js';
 import { brokenConstraint } from '../db/database-errors.js';
 import { enqueueJob } from '../queue/job-queue.js';
+import { commentAddedJob } from '../core/site-events.js';
 import { commentMailJob } from './comment-mail.service.js';
 
 export interface CommentsDeps {
@@ -94,6 +95,8 @@ export async function createComment(
     }
     // The e-mails about it (to the blog's author, to the one replied to) are a job of the durable queue, queued with it.
     await enqueueJob(trx, commentMailJob(id));
+    // Its event for webhooks (core/site-events.ts), likewise queued with it.
+    await enqueueJob(trx, commentAddedJob(id));
     return { id, blogOwnerId: blog.user_id, parentAuthorId };
   });
   const comment = await readComment(deps, written.id);

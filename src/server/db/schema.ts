@@ -456,8 +456,42 @@ export interface AuditLogTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** An administrator's webhook (issue 44, migration 2026-11-29-03): one event, one target. */
+export interface WebhookTable {
+  id: string;
+  /** `WebhookEvent` (shared/webhook-schema.ts): `post.published`, `comment.added`, ... */
+  event: string;
+  target_url: string;
+  /** The HMAC key of its signatures: never sent back after creation, never logged. */
+  secret: string;
+  created_by: string | null;
+  created_by_email: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event's delivery to one webhook (unique by the two), and how it went. */
+export interface WebhookDeliveryTable {
+  id: string;
+  webhook_id: string;
+  event: string;
+  event_id: string;
+  /** The body sent, as built when the event was heard (each retry sends the same). */
+  payload: ColumnType<unknown, string, never>;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_http_status: number | null;
+  last_response: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  last_attempt_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  delivered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface Database {
   user: UserTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
   site_settings: SiteSettingsTable;
   audit_log: AuditLogTable;
   session: SessionTable;
