@@ -14,6 +14,7 @@ import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { isAccountSuspended } from './account.repository.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
 import { noteSignIn } from './new-browser.js';
+import type { SiteNameSource } from '../settings/site-settings.js';
 import { secondFactorHooks, secondFactorPlugins } from './second-factor.js';
 import { mustEnrolSecondFactor } from './staff-second-factor.js';
 
@@ -84,9 +85,11 @@ export interface AuthDeps {
   mailer: Mailer;
   /** Better Auth's messages go to the app's log, as one line of JSON like everything else. */
   log: FastifyBaseLogger;
+  /** The site's name in its e-mails (settings/site-settings.ts); unset: the configured seed. */
+  siteSettings?: SiteNameSource;
 }
 
-export function createAuth({ config, db, mailer, log }: AuthDeps) {
+export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) {
   const secure = config.publicUrl.startsWith('https://');
   const socialProviders = Object.fromEntries(
     configuredSocialProviders(config).map(({ id, name }) => [id, config.socialProviders[name]!]),
@@ -202,7 +205,7 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
           // A browser the account has not used before: its owner is told (auth/new-browser.ts).
           // Queued mail; a failure here is logged, never a failed sign-in.
           after: async (session) => {
-            await noteSignIn({ db, mailer, config, log }, session).catch((err: unknown) => log.error({ err }, 'could not note the sign-in’s browser'));
+            await noteSignIn({ db, mailer, config, log, siteSettings }, session).catch((err: unknown) => log.error({ err }, 'could not note the sign-in’s browser'));
           },
         },
       },

@@ -3,7 +3,7 @@ import type { SiteInfo } from '../../shared/page-render';
 
 export const SiteContext = createContext<SiteInfo>({ name: 'Blogging Site', publicUrl: '' });
 
-/** The site's name and public origin, as the server configured them (`SITE_NAME`, `PUBLIC_URL`). */
+/** The site as the server describes it: its settings readers see (name, look, links) and its public origin (`PUBLIC_URL`). */
 export function useSite(): SiteInfo {
   return useContext(SiteContext);
 }
