@@ -74,7 +74,9 @@ import { registerAnalyticsCounting, siteHostOf } from './analytics/analytics-cou
 import { registerAnalyticsJob } from './analytics/analytics.job.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { accessRoutes } from './people/access.routes.js';
-import { createSiteSettings } from './settings/site-settings.js';
+import { createSiteSettings, settingsChangedBy } from './settings/site-settings.js';
+import { siteFileRoutes, siteSettingsAdminRoutes } from './settings/settings.routes.js';
+import { siteInfoOf } from './settings/site-info.js';
 import { outgoingRequestGuard } from './http/public-address.js';
 import { registerWebhookDelivery } from './webhooks/webhook-delivery.js';
 import { registerWebhookEvents } from './webhooks/webhook-events.js';
@@ -177,7 +179,9 @@ export async function buildApp(options: BuildAppOptions) {
   const send = sendRate(config.mail.sendPerMinute);
   registerMailJob(queue, send, transport);
   const mailer = queuedMailer(database.db, queue);
-  const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }) });
+  // The site's settings (issue 44): one cached copy per process, forgotten on the cache's notices below.
+  const siteSettings = createSiteSettings({ db: database.db, config });
+  const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }), siteSettings });
   const storage = options.storage ?? createImageStorage(config);
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
   // ActivityPub (docs/federation.md): with FEDERATION=false, no route, hook or job of it exists.
@@ -189,6 +193,7 @@ export async function buildApp(options: BuildAppOptions) {
       storage,
       queue,
       contentChanges,
+      siteSettings,
     });
     registerFederationJobs(queue, blogEvents, database.db, loadFederation);
     // Before the response cache's hook: a server asking for an Article never gets a cached page.
@@ -216,13 +221,16 @@ export async function buildApp(options: BuildAppOptions) {
   // The public part of list pages, for every reader's answer (signed-in ones too): kept beside
   // the cached answers, and dropped with them.
   const publicStore = createPublicDataStore(config.memory.publicDataBytes);
-  const caches = cache && {
+  // Also where the response cache is off: the settings' copy must hear every save, in every process.
+  const caches = {
     invalidate(tags: readonly string[]) {
-      cache.invalidate(tags);
+      cache?.invalidate(tags);
       publicStore.invalidate(tags);
+      if (settingsChangedBy(tags)) siteSettings.forget();
     },
   };
-  if (cache || config.sessionCacheMs > 0) {
+  // One listening connection per process, whatever is cached: the settings' copy needs its notices too.
+  {
     const channels: ExtraChannels = {
       handlers: config.sessionCacheMs > 0 ? { session_ended: (payload) => sessionMemory.ended(payload) } : {},
       reset: (listening) => sessionMemory.trust(listening),
@@ -232,14 +240,13 @@ export async function buildApp(options: BuildAppOptions) {
     const databaseUrl = config.databaseUrl ?? database.url;
     const notices = await createCacheInvalidation({ cache: caches, db: database.db, databaseUrl, channels, log: app.log });
     app.addHook('onClose', () => notices.close());
+    invalidation = notices;
     if (cache) {
-      invalidation = notices;
       publicData = createPublicData(publicStore, notices);
       registerResponseCache(app, cache, notices, limiter);
     }
   }
   const viewerVotes = createViewerVotes(database.db);
-  const siteSettings = createSiteSettings({ db: database.db, config });
   const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes, contentChanges, siteSettings };
   // Webhooks (docs/webhooks.md): deliveries only to public addresses unless WEBHOOKS_ALLOW_PRIVATE_ADDRESS.
   const webhooks: WebhooksDeps = { db: database.db, queue, guard: outgoingRequestGuard({ allowPrivateAddress: config.webhooks.allowPrivateAddress }), publicUrl: config.publicUrl, maxAttempts: config.webhooks.maxAttempts };
@@ -266,6 +273,8 @@ export async function buildApp(options: BuildAppOptions) {
     await features.register(authRoutes, deps);
     await features.register(accountRoutes, deps);
     await features.register(accessRoutes, deps);
+    await features.register(siteSettingsAdminRoutes, deps);
+    await features.register(siteFileRoutes, deps);
     await features.register(myDataRoutes, deps);
     await features.register(blogRoutes, deps);
     await features.register(blogEditorRoutes, deps);
@@ -294,7 +303,7 @@ export async function buildApp(options: BuildAppOptions) {
     webRoot,
     serveSourceMaps: config.serveSourceMaps,
     uploadsRoot: config.s3 ? undefined : localUploadsDir(config),
-    renderPage: pageRenderer && createPageHandler(app, { renderer: pageRenderer, site: { name: config.siteName, publicUrl: config.publicUrl } }),
+    renderPage: pageRenderer && createPageHandler(app, { renderer: pageRenderer, site: async () => siteInfoOf(await siteSettings.get(), config.publicUrl, storage) }),
   });
   if (pageRenderer?.close) app.addHook('onClose', () => pageRenderer.close!());
 
@@ -305,7 +314,7 @@ export async function buildApp(options: BuildAppOptions) {
     { onStart: config.imageBackfillOnStart },
   );
   registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });
-  registerSubscriptionJobs(queue, blogEvents, { db: database.db, storage, config, log: app.log.child({ module: 'subscriptions' }), send, transport });
+  registerSubscriptionJobs(queue, blogEvents, { db: database.db, storage, config, siteSettings, log: app.log.child({ module: 'subscriptions' }), send, transport });
   registerScheduledPublishing(queue, { db: database.db });
   registerWebhookEvents(queue, blogEvents, { db: database.db, storage, publicUrl: config.publicUrl, maxAttempts: config.webhooks.maxAttempts });
   registerWebhookDelivery(queue, { ...webhooks, userAgent: `BloggingSite-Webhooks/1.0 (+${config.publicUrl})` });

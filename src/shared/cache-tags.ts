@@ -7,6 +7,11 @@
 export const LISTS_TAG = 'lists';
 /** Pages whose text never changes while the server runs (About, Support, robots.txt). */
 export const STATIC_TAG = 'static';
+/**
+ * The site's settings (name, description, look, navigation): every page, feed and the manifest show
+ * them, so a save sends this with `*`; each process forgets its copy of the settings on hearing it.
+ */
+export const SITE_TAG = 'site';
 /** Everything: an account's deletion reaches every list and every page of theirs. */
 export const EVERYTHING_TAG = '*';
 

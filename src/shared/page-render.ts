@@ -9,6 +9,17 @@ export interface SiteInfo {
   name: string;
   /** The public origin, no trailing slash (`PUBLIC_URL`). */
   publicUrl: string;
+  /**
+   * What the owner set on /admin (issue 44), from the site's settings: the description ('' or
+   * unset: the site's own), the accent colour, the navbar's links, the footer's text, and the URLs
+   * of the logo and of the favicon. Unset: as the spec has the site.
+   */
+  description?: string;
+  accentColour?: string | null;
+  navigation?: { label: string; url: string }[];
+  footerText?: string;
+  logoUrl?: string | null;
+  iconUrl?: string | null;
 }
 
 /** How the web app's data calls reach the API while rendering on the server (in-process). */

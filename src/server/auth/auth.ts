@@ -16,6 +16,7 @@ import { enqueueJob } from '../queue/job-queue.js';
 import { isAccountSuspended } from './account.repository.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
 import { noteSignIn } from './new-browser.js';
+import type { SiteNameSource } from '../settings/site-settings.js';
 import { secondFactorHooks, secondFactorPlugins } from './second-factor.js';
 import { mustEnrolSecondFactor } from './staff-second-factor.js';
 
@@ -86,9 +87,11 @@ export interface AuthDeps {
   mailer: Mailer;
   /** Better Auth's messages go to the app's log, as one line of JSON like everything else. */
   log: FastifyBaseLogger;
+  /** The site's name in its e-mails (settings/site-settings.ts); unset: the configured seed. */
+  siteSettings?: SiteNameSource;
 }
 
-export function createAuth({ config, db, mailer, log }: AuthDeps) {
+export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) {
   const secure = config.publicUrl.startsWith('https://');
   const socialProviders = Object.fromEntries(
     configuredSocialProviders(config).map(({ id, name }) => [id, config.socialProviders[name]!]),
@@ -206,7 +209,7 @@ export function createAuth({ config, db, mailer, log }: AuthDeps) {
           // A browser the account has not used before: its owner is told (auth/new-browser.ts).
           // Queued mail; a failure here is logged, never a failed sign-in.
           after: async (session) => {
-            await noteSignIn({ db, mailer, config, log }, session).catch((err: unknown) => log.error({ err }, 'could not note the sign-in’s browser'));
+            await noteSignIn({ db, mailer, config, log, siteSettings }, session).catch((err: unknown) => log.error({ err }, 'could not note the sign-in’s browser'));
           },
         },
       },

@@ -8,6 +8,7 @@ import { badRequest } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import { browserOf, describeUserAgent, maskAddress } from './account-sessions.js';
 import { deleteAccountSession, findUserEmail, noteKnownBrowser } from './session.repository.js';
+import type { SiteNameSource } from '../settings/site-settings.js';
 
 /**
  * A sign-in from a browser the account has not used before (issue 45): the account's owner gets a
@@ -23,6 +24,8 @@ export interface NewBrowserDeps {
   mailer: Mailer;
   config: Pick<Config, 'publicUrl' | 'authSecret' | 'siteName'>;
   log: FastifyBaseLogger;
+  /** The site's name as its settings have it now; unset: the configured seed. */
+  siteSettings?: SiteNameSource;
 }
 
 export const notMeToken = (sessionId: string, userId: string, secret: string) => signedToken(PURPOSE, `${sessionId}:${userId}`, secret);
@@ -34,7 +37,8 @@ export async function noteSignIn(deps: NewBrowserDeps, session: { id: string; us
   if (!isNew || first) return;
   const user = await findUserEmail(deps.db, session.userId);
   if (!user) return;
-  const { publicUrl, siteName } = deps.config;
+  const { publicUrl } = deps.config;
+  const siteName = deps.siteSettings ? (await deps.siteSettings.get()).siteName : deps.config.siteName;
   const link = `${publicUrl}${paths.notMe(notMeToken(session.id, session.userId, deps.config.authSecret))}`;
   const address = maskAddress(session.ipAddress ?? null);
   await deps.mailer.send({

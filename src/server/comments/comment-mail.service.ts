@@ -10,6 +10,7 @@ import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
 import { renderCommentBody } from '../core/comment-body.js';
 import { claimCommentMailSlot, findCommentMailFacts, isCommentMailEnabled, saveCommentMailSetting } from './comment-mail.repository.js';
 import { unsubscribeToken, userOfUnsubscribeToken } from './unsubscribe-token.js';
+import type { SiteNameSource } from '../settings/site-settings.js';
 
 /** At most one mail per blog per person in this window, however many comments arrive. */
 export const COMMENT_MAIL_WINDOW_SECONDS = 60 * 60;
@@ -19,7 +20,9 @@ const QUOTED_CHARACTERS = 1_000;
 export interface CommentMailDeps {
   db: Kysely<Database>;
   mailer: Mailer;
-  config: Pick<Config, 'publicUrl' | 'authSecret' | 'siteName'>;
+  config: Pick<Config, 'publicUrl' | 'authSecret'>;
+  /** The site's name in the mail, as its settings have it now. */
+  siteSettings: SiteNameSource;
   log: FastifyBaseLogger;
 }
 
@@ -62,7 +65,7 @@ export async function mailAboutComment(deps: CommentMailDeps, commentId: string)
     try {
       if (!(await isCommentMailEnabled(deps.db, recipient.userId))) continue;
       if (!(await claimCommentMailSlot(deps.db, recipient.userId, facts.blog_id, COMMENT_MAIL_WINDOW_SECONDS))) continue;
-      await deps.mailer.send(composeMail(deps, recipient, facts));
+      await deps.mailer.send(composeMail(deps, (await deps.siteSettings.get()).siteName, recipient, facts));
     } catch (err) {
       deps.log.error({ err, commentId, recipient: recipient.userId }, 'could not send the e-mail about a comment');
     }
@@ -71,10 +74,11 @@ export async function mailAboutComment(deps: CommentMailDeps, commentId: string)
 
 function composeMail(
   deps: CommentMailDeps,
+  siteName: string,
   recipient: Recipient,
   facts: { body: string; commenter_email: string; blog_id: string; blog_title: string },
 ) {
-  const { publicUrl, siteName } = deps.config;
+  const { publicUrl } = deps.config;
   const unsubscribeUrl = `${publicUrl}${paths.unsubscribe(unsubscribeToken(recipient.userId, deps.config.authSecret))}`;
   const quoted = facts.body.length > QUOTED_CHARACTERS ? `${facts.body.slice(0, QUOTED_CHARACTERS)}…` : facts.body;
   const what =

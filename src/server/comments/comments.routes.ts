@@ -29,7 +29,7 @@ const changedTags = (blogId: string, countChanged: boolean) => (countChanged ? [
 
 export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const serviceDeps = { db: deps.db };
-  registerCommentMailJob(deps.queue, { db: deps.db, mailer: deps.mailer, config: deps.config, log: app.log });
+  registerCommentMailJob(deps.queue, { db: deps.db, mailer: deps.mailer, config: deps.config, siteSettings: deps.siteSettings, log: app.log });
 
   app.get(
     '/api/blogs/:id/comments',

@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.js';
 import type { OutgoingRequestGuard } from '../http/public-address.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import type { ImageStorage } from '../storage/storage.js';
+import type { SiteSettingsAccess } from '../settings/site-settings.js';
 
 /**
  * What the site's federation is given (`federation.ts` re-exports it), and what each of its parts
@@ -18,6 +19,8 @@ export interface FederationDeps {
   queue: Pick<JobQueue, 'wake'>;
   /** What the inbox's writes change (remote replies), as cache tags. */
   contentChanges: ContentChanges;
+  /** The site's name and description, for NodeInfo (issue 44's settings); unset: the configured seed. */
+  siteSettings?: Pick<SiteSettingsAccess, 'get'>;
 }
 
 /** The app's deps, and the guard every request made on another server's word runs under. */

@@ -12,12 +12,15 @@ import { authorWithNewestBlogs, blogsById, feedsChangedAt, newestBlogs, sitemapP
 import { jsonFeed } from './json-feed.js';
 import { rssXml } from './rss-xml.js';
 import { type SitemapEntry, sitemapIndexXml, urlsetXml } from './sitemap-xml.js';
+import type { SiteNameSource } from '../settings/site-settings.js';
 
 export interface FeedDeps {
   config: Config;
   db: Kysely<Database>;
   /** Where stored images live: what the blogs' HTML may show, made absolute on the way out. */
   storage: Pick<ImageStorage, 'publicBaseUrl'>;
+  /** The site's name in the feeds' titles, as its settings have it now. */
+  siteSettings: SiteNameSource;
 }
 
 /** How many blogs each feed carries, newest first. */
@@ -176,6 +179,7 @@ export interface FeedOf {
 export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsChanged, of: FeedOf = {}): Promise<string> {
   const { author: authorId, tag } = of;
   const { config, db } = deps;
+  const { siteName } = await deps.siteSettings.get();
   const model = (title: string, description: string, links: FeedLinks, blogs: FeedBlog[]): Feed => {
     const entries = blogs.map((blog) => feedEntry(deps, blog));
     const newest = Math.max(...entries.map((entry) => entry.updated.getTime()));
@@ -184,12 +188,12 @@ export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsCha
   if (tag !== undefined) {
     const blogs = await newestBlogs(db, FEED_ITEM_COUNT, tag).execute();
     const links = feedLinks(config, paths.tag(tag), { tag });
-    return WRITERS[format](model(`Blogs tagged ${tag} · ${config.siteName}`, `The newest blogs tagged ${tag} on ${config.siteName}`, links, blogs));
+    return WRITERS[format](model(`Blogs tagged ${tag} · ${siteName}`, `The newest blogs tagged ${tag} on ${siteName}`, links, blogs));
   }
   if (authorId === undefined) {
     const blogs = await newestBlogs(db, FEED_ITEM_COUNT).execute();
     const links = feedLinks(config, paths.home());
-    return WRITERS[format](model(config.siteName, `The newest blogs on ${config.siteName}`, links, blogs));
+    return WRITERS[format](model(siteName, `The newest blogs on ${siteName}`, links, blogs));
   }
 
   const rows = await authorWithNewestBlogs(db, authorId, FEED_ITEM_COUNT).execute();
@@ -201,5 +205,5 @@ export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsCha
       : [],
   );
   const links = feedLinks(config, paths.author(authorId), { author: authorId });
-  return WRITERS[format](model(`${author} · ${config.siteName}`, `The newest blogs by ${author} on ${config.siteName}`, links, blogs));
+  return WRITERS[format](model(`${author} · ${siteName}`, `The newest blogs by ${author} on ${siteName}`, links, blogs));
 }

@@ -145,7 +145,7 @@ describe('feeds and crawl files', () => {
       const { lines, values } = await rules();
       expect(lines[0]).toBe('User-agent: *');
       expect(values('Allow')).toEqual(['/']);
-      expect(values('Disallow').sort()).toEqual(['/ai', '/api/', '/auth', '/create', '/drafts', '/edit', '/following', '/import', '/moderation', '/settings']);
+      expect(values('Disallow').sort()).toEqual(['/admin', '/ai', '/api/', '/auth', '/create', '/drafts', '/edit', '/following', '/import', '/moderation', '/settings']);
       expect(values('Sitemap')).toEqual([`${TEST_PUBLIC_URL}/sitemap.xml`]);
     });
 

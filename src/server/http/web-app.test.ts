@@ -80,7 +80,7 @@ describe('a page that fails to render', () => {
       load: () => Promise.reject(new Error('secret detail at /srv/app/db.ts:42')),
       template: async () => '<!--app-head--><!--app-body--><!--app-state-->',
     };
-    app.get('/', createPageHandler(app, { renderer, site: { name: 'Site', publicUrl: 'http://localhost' } }));
+    app.get('/', createPageHandler(app, { renderer, site: async () => ({ name: 'Site', publicUrl: 'http://localhost' }) }));
     const response = await app.inject({ method: 'GET', url: '/' });
     expect(response.statusCode).toBe(500);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -101,7 +101,7 @@ describe('a rendered page', () => {
       }),
       template: async () => '<!doctype html><head><!--app-head--></head><div id="root"><!--app-body--></div><!--app-state-->',
     };
-    app.setNotFoundHandler(createPageHandler(app, { renderer, site: { name: 'Site', publicUrl: 'http://localhost' } }));
+    app.setNotFoundHandler(createPageHandler(app, { renderer, site: async () => ({ name: 'Site', publicUrl: 'http://localhost' }) }));
     const compressed = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br, gzip' } });
     expect(compressed.statusCode).toBe(200);
     expect(compressed.headers['content-encoding']).toBe('br');

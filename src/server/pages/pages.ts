@@ -67,7 +67,8 @@ function inProcessTransport(app: FastifyInstance, visitors: AsyncLocalStorage<Vi
 
 export interface PagesOptions {
   renderer: PageRenderer;
-  site: SiteInfo;
+  /** What the page says about the site: the settings as they are now (`settings/site-info.ts`). */
+  site: () => Promise<SiteInfo>;
 }
 
 /** Creates the handler for page requests (every GET that is not the API, an asset or an upload). */
@@ -80,11 +81,11 @@ export function createPageHandler(app: FastifyInstance, { renderer, site }: Page
     let page: RenderedPage;
     let template: string;
     try {
-      const module = await renderer.load();
+      const [module, siteNow] = await Promise.all([renderer.load(), site()]);
       module.setApiTransport(transport);
-      const url = new URL(request.url, site.publicUrl);
+      const url = new URL(request.url, siteNow.publicUrl);
       const visitor: Visitor = signedIn ? { ip: request.ip, cookie: request.headers.cookie } : { ip: request.ip };
-      [page, template] = await Promise.all([visitors.run(visitor, () => module.renderPage(url, site, { signedIn })), renderer.template(request.url)]);
+      [page, template] = await Promise.all([visitors.run(visitor, () => module.renderPage(url, siteNow, { signedIn })), renderer.template(request.url)]);
     } catch (err) {
       request.log.error({ err }, 'page render failed');
       return reply.status(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(SERVER_ERROR_PAGE);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { EVERYTHING_TAG, SITE_TAG } from '../../shared/cache-tags.js';
 import { siteSettingsSchema, type SiteSettings } from '../../shared/site-settings-schema.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
@@ -19,6 +20,19 @@ export function seededSettings(config: Config): SiteSettings {
   };
 }
 
+/**
+ * The settings as the database has them now, past any process's copy (a save reads what it
+ * replaces, for the audit log, inside its transaction; `forUpdate` holds the row till it commits).
+ */
+export async function readSiteSettings(db: Kysely<Database>, config: Config, options: { forUpdate?: boolean } = {}): Promise<SiteSettings> {
+  const query = db.selectFrom('site_settings').select('settings').where('id', '=', 1);
+  const row = await (options.forUpdate ? query.forUpdate() : query).executeTakeFirst();
+  const seeds = seededSettings(config);
+  // A setting added later reads its seed until saved; a row that no longer fits is not trusted.
+  const parsed = row ? siteSettingsSchema.safeParse({ ...seeds, ...(row.settings as object) }) : undefined;
+  return parsed?.success ? parsed.data : seeds;
+}
+
 export interface SiteSettingsAccess {
   /** The settings, from memory after the first read; read again after `forget`. */
   get(): Promise<SiteSettings>;
@@ -34,13 +48,7 @@ export interface SiteSettingsAccess {
  */
 export function createSiteSettings(deps: { db: Kysely<Database>; config: Config }): SiteSettingsAccess {
   let cached: Promise<SiteSettings> | undefined;
-  const load = async (): Promise<SiteSettings> => {
-    const row = await deps.db.selectFrom('site_settings').select('settings').where('id', '=', 1).executeTakeFirst();
-    const seeds = seededSettings(deps.config);
-    // A setting added later reads its seed until saved; a row that no longer fits is not trusted.
-    const parsed = row ? siteSettingsSchema.safeParse({ ...seeds, ...(row.settings as object) }) : undefined;
-    return parsed?.success ? parsed.data : seeds;
-  };
+  const load = () => readSiteSettings(deps.db, deps.config);
   return {
     get: () => {
       cached ??= load().catch((err: unknown) => {
@@ -62,4 +70,15 @@ export function createSiteSettings(deps: { db: Kysely<Database>; config: Config 
       cached = undefined;
     },
   };
+}
+
+/** Where texts that name the site (e-mails) read its name: the settings, through the accessor. */
+export type SiteNameSource = Pick<SiteSettingsAccess, 'get'>;
+
+/**
+ * Whether a response-cache notice means this process's copy of the settings is stale: a save
+ * (`SITE_TAG`), or everything (`*`: a lost listening connection may have missed a save).
+ */
+export function settingsChangedBy(tags: readonly string[]): boolean {
+  return tags.includes(SITE_TAG) || tags.includes(EVERYTHING_TAG);
 }

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 /**
- * Which of `keys` a row names as an image: a blog's cover image, or an image uploaded from the
+ * Which of `keys` a row names as an image: a blog's cover image, the site's logo or icon, or an image uploaded from the
  * editor (held by a blog or not yet: an unclaimed upload is the inline sweep's to remove, with
  * its row). Read in one statement, so both tables are seen at the same moment.
  */
@@ -13,6 +13,13 @@ export async function selectNamedImageKeys(db: Kysely<Database>, keys: readonly 
     .select('image_key as key')
     .where('image_key', 'in', keys)
     .union(db.selectFrom('inline_images').select('key').where('key', 'in', keys))
+    // The site's logo and icon (issue 44), named by its settings.
+    .union(
+      db
+        .selectFrom(sql<{ key: string }>`(select settings->>'logoImageId' as key from site_settings union all select settings->>'iconImageId' from site_settings)`.as('site_images'))
+        .select('site_images.key')
+        .where('site_images.key', 'in', keys),
+    )
     .execute();
   return new Set(rows.map((row) => row.key).filter((key): key is string => key !== null));
 }

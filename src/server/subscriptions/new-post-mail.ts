@@ -15,6 +15,7 @@ import { enqueueJob, type JobQueue } from '../queue/job-queue.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { findSubscription, queueNewPostMails, type SubscriptionRow } from './subscriptions.repository.js';
 import { unsubscribeUrl } from './subscriptions.service.js';
+import type { SiteNameSource } from '../settings/site-settings.js';
 
 /** One address, one new blog: its job key is `new-post-mail:<blog>:<address>`, so nobody hears of a blog twice. */
 export const NEW_POST_MAIL_JOB = 'new-post-mail';
@@ -22,7 +23,9 @@ export const NEW_POST_MAIL_JOB = 'new-post-mail';
 export interface NewPostMailDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
-  config: Pick<Config, 'publicUrl' | 'authSecret' | 'siteName'>;
+  config: Pick<Config, 'publicUrl' | 'authSecret'>;
+  /** The site's name in the mail, as its settings have it now. */
+  siteSettings: SiteNameSource;
   log: FastifyBaseLogger;
   send: RatedSend;
   transport: Mailer;
@@ -70,7 +73,7 @@ export function registerSubscriptionJobs(queue: JobQueue, blogEvents: BlogEvents
         log.info({ blogId: job.payload.blogId }, 'subscription e-mail not sent: the blog or the subscription is gone');
         return;
       }
-      await deps.send(newPostMail(deps, blog, subscription), deps.transport, signal);
+      await deps.send(newPostMail(deps, blog, subscription, (await deps.siteSettings.get()).siteName), deps.transport, signal);
     },
   });
 }
@@ -91,8 +94,8 @@ function sanitizedOnce(fragment: string, sanitize: () => string): string {
 }
 
 /** Title, author, excerpt, cover image and link; plain text and HTML (through `outgoingText`, as every writer's text leaving the site). */
-export function newPostMail(deps: Pick<NewPostMailDeps, 'config' | 'storage'>, blog: Blog, subscription: SubscriptionRow): MailMessage {
-  const { publicUrl, siteName } = deps.config;
+export function newPostMail(deps: Pick<NewPostMailDeps, 'config' | 'storage'>, blog: Blog, subscription: SubscriptionRow, siteName: string): MailMessage {
+  const { publicUrl } = deps.config;
   const blogUrl = absoluteUrl(publicUrl, paths.viewBlog(blog.id));
   const leaveUrl = unsubscribeUrl(deps.config, subscription.id);
   const why = subscription.author_id ? `you subscribed to ${blog.author} on ${siteName}` : `you subscribed to ${siteName}`;

@@ -31,7 +31,7 @@ import { registerOneClickUnsubscribe } from '../http/one-click-unsubscribe.js';
 
 /** E-mail subscriptions to the site or to an author: subscribe, confirm, unsubscribe, and the reader's own list. */
 export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const serviceDeps = (log: SubscriptionDeps['log']): SubscriptionDeps => ({ db: deps.db, mailer: deps.mailer, limiter: deps.limiter, config: deps.config, log });
+  const serviceDeps = (log: SubscriptionDeps['log']): SubscriptionDeps => ({ db: deps.db, mailer: deps.mailer, limiter: deps.limiter, config: deps.config, siteSettings: deps.siteSettings, log });
   const limitLinkUse = (ip: string) => deps.limiter.enforce(`subscription-link:${clientKey(ip)}`, SUBSCRIPTION_LINK_LIMIT, TOO_MANY_LINK_USES);
 
   app.post(

@@ -20,12 +20,15 @@ import {
   upsertSubscription,
   type SubscriptionRow,
 } from './subscriptions.repository.js';
+import type { SiteNameSource } from '../settings/site-settings.js';
 
 export interface SubscriptionDeps {
   db: Kysely<Database>;
   mailer: Mailer;
   limiter: RateLimiter;
-  config: Pick<Config, 'publicUrl' | 'authSecret' | 'siteName'>;
+  config: Pick<Config, 'publicUrl' | 'authSecret'>;
+  /** The site's name in the mail, as its settings have it now. */
+  siteSettings: SiteNameSource;
   log: FastifyBaseLogger;
 }
 
@@ -74,12 +77,12 @@ export async function subscribe(deps: SubscriptionDeps, viewer: SessionUser | nu
 
   await deps.limiter.enforce(`subscribe-address:${email}`, SUBSCRIBE_ADDRESS_LIMIT, TOO_MANY_SUBSCRIBES);
   const subscription = await upsertSubscription(deps.db, { email, authorId });
-  if (!subscription.confirmed) await deps.mailer.send(confirmationMail(deps, email, subscription.id, author?.email ?? null));
+  if (!subscription.confirmed) await deps.mailer.send(confirmationMail(deps, (await deps.siteSettings.get()).siteName, email, subscription.id, author?.email ?? null));
   return { status: 'pending' };
 }
 
-function confirmationMail(deps: SubscriptionDeps, email: string, id: string, authorEmail: string | null) {
-  const { publicUrl, siteName, authSecret } = deps.config;
+function confirmationMail(deps: SubscriptionDeps, siteName: string, email: string, id: string, authorEmail: string | null) {
+  const { publicUrl, authSecret } = deps.config;
   const what = authorEmail ? `new blogs by ${authorEmail} on ${siteName}` : `new blogs on ${siteName}`;
   const link = `${publicUrl}${paths.confirmSubscription(confirmToken(id, authSecret))}`;
   return {

@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
+import { useSite } from '../lib/site-context';
 
 export function Footer() {
   const year = new Date().getFullYear();
+  const site = useSite();
   return (
     <footer className="bg-dark text-light py-4 mt-5">
       <div className="container d-flex flex-column flex-md-row justify-content-between gap-3">
@@ -13,9 +15,12 @@ export function Footer() {
             <li className="list-inline-item"><Link className="link-light" to="/support">Support</Link></li>
           </ul>
         </nav>
-        <p className="mb-0">
-          <span>{year}</span> · © Blogging Site. All rights reserved.
-        </p>
+        <div>
+          {site.footerText && <p className="mb-1 site-footer-text">{site.footerText}</p>}
+          <p className="mb-0">
+            <span>{year}</span> · © {site.name}. All rights reserved.
+          </p>
+        </div>
       </div>
     </footer>
   );

@@ -8,6 +8,7 @@ import BootstrapNavbar from 'react-bootstrap/Navbar';
 import NavDropdown from 'react-bootstrap/NavDropdown';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useAccess } from '../lib/access';
+import { useSite } from '../lib/site-context';
 import { useModeratorAccess } from '../lib/moderator-access';
 import { useAuthClient, useSession } from '../lib/session';
 
@@ -21,6 +22,7 @@ export function Navbar() {
   const navigate = useNavigate();
   const loadAuth = useAuthClient();
   const [expanded, setExpanded] = useState(false);
+  const site = useSite();
 
   const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -42,7 +44,9 @@ export function Navbar() {
     <BootstrapNavbar expand="md" bg="dark" data-bs-theme="dark" expanded={expanded} onToggle={setExpanded} collapseOnSelect>
       <Container>
         <BootstrapNavbar.Brand as={Link} to="/">
-          Blogging Site
+          {/* The logo beside the name, which stays the link's text (the image is decoration). */}
+          {site.logoUrl && <img src={site.logoUrl} alt="" height={30} className="site-logo me-2 align-text-top" />}
+          {site.name}
         </BootstrapNavbar.Brand>
         <BootstrapNavbar.Toggle aria-controls="main-navbar" aria-label="Toggle navigation">
           {/* Bootstrap's three bars, drawn inline: as its CSS background (a data: SVG) they were a
@@ -62,6 +66,17 @@ export function Navbar() {
               About
             </Nav.Link>
             {/* A signed-in reader's page has the menu in its HTML, rendered with their items. */}
+            {site.navigation?.map((link) =>
+              link.url.startsWith('/') ? (
+                <Nav.Link key={`${link.label} ${link.url}`} as={NavLink} to={link.url} end>
+                  {link.label}
+                </Nav.Link>
+              ) : (
+                <Nav.Link key={`${link.label} ${link.url}`} href={link.url} rel="noopener noreferrer">
+                  {link.label}
+                </Nav.Link>
+              ),
+            )}
             <NavDropdown title="More" id="more-menu" renderMenuOnMount={Boolean(session)}>
               <NavDropdown.Item as={Link} to="/create" eventKey="create">
                 Create a Blog

@@ -46,6 +46,25 @@ export function isRouteHandle(handle: unknown): handle is RouteHandle {
   return typeof handle === 'object' && handle !== null && typeof (handle as RouteHandle).meta === 'function';
 }
 
+/**
+ * A page's description: its own, or the site's. Screens say `SITE_DESCRIPTION` for "the site's",
+ * which is the owner's description once one is set (issue 44's settings).
+ */
+export function pageDescription(meta: PageMeta, site: SiteInfo): string {
+  return meta.description === SITE_DESCRIPTION && site.description ? site.description : meta.description;
+}
+
+/** The rules that make the accent colour Bootstrap's primary (buttons, links, focus), or null for the theme's own. */
+export function accentStyles(accent: string | null | undefined): string | null {
+  if (!accent || !/^#[0-9a-f]{6}$/i.test(accent)) return null;
+  const rgb = [1, 3, 5].map((at) => parseInt(accent.slice(at, at + 2), 16)).join(', ');
+  return (
+    `:root{--site-accent:${accent};--bs-primary:${accent};--bs-primary-rgb:${rgb};--bs-link-color:${accent};--bs-link-color-rgb:${rgb};--bs-link-hover-color:${accent};--bs-link-hover-color-rgb:${rgb}}` +
+    `.btn-primary{--bs-btn-bg:${accent};--bs-btn-border-color:${accent};--bs-btn-hover-bg:${accent};--bs-btn-hover-border-color:${accent};--bs-btn-active-bg:${accent};--bs-btn-active-border-color:${accent};--bs-btn-disabled-bg:${accent};--bs-btn-disabled-border-color:${accent};--bs-btn-color:#fff;--bs-btn-hover-color:#fff;--bs-btn-active-color:#fff}` +
+    `.btn-primary:hover,.btn-primary:active{filter:brightness(90%)}`
+  );
+}
+
 export function fullTitle(meta: PageMeta, site: SiteInfo): string {
   return meta.title ? `${meta.title} · ${site.name}` : site.name;
 }

@@ -120,6 +120,7 @@ export const viewBlogScreen: Screen = {
         datePublished: blog.createdAt,
         dateModified: blog.updatedAt,
         author: { '@type': 'Person', name: blog.author },
+        publisher: { '@type': 'Organization', name: site.name, ...(site.logoUrl ? { logo: absoluteImageUrl(site, site.logoUrl) } : {}) },
         ...(image ? { image } : {}),
         url: `${site.publicUrl}${canonical}`,
         mainEntityOfPage: `${site.publicUrl}${canonical}`,
