@@ -75,6 +75,7 @@ import { registerAnalyticsJob } from './analytics/analytics.job.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { accessRoutes } from './people/access.routes.js';
 import { createSiteSettings } from './settings/site-settings.js';
+import { applyOwnerEmail } from './people/ownership.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -171,7 +172,10 @@ export async function buildApp(options: BuildAppOptions) {
   const send = sendRate(config.mail.sendPerMinute);
   registerMailJob(queue, send, transport);
   const mailer = queuedMailer(database.db, queue);
-  const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }) });
+  const siteSettings = createSiteSettings({ db: database.db, config });
+  const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }), siteSettings });
+  // OWNER_EMAIL's account, if it exists, is the owner from this start on (issue 44).
+  await applyOwnerEmail(database.db, config.ownerEmail);
   const storage = options.storage ?? createImageStorage(config);
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
   // ActivityPub (docs/federation.md): with FEDERATION=false, no route, hook or job of it exists.
@@ -233,7 +237,6 @@ export async function buildApp(options: BuildAppOptions) {
     }
   }
   const viewerVotes = createViewerVotes(database.db);
-  const siteSettings = createSiteSettings({ db: database.db, config });
   const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes, contentChanges, siteSettings };
   registerSecurityHeaders(app, securityHeaders);
   await app.register(fastifyCompress, { threshold: 1024 });

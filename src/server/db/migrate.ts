@@ -28,6 +28,7 @@ import * as secondFactors from './migrations/2026-11-28-04-second-factors.js';
 import * as analytics from './migrations/2026-11-28-05-analytics.js';
 import * as roles from './migrations/2026-11-29-01-roles.js';
 import * as siteSettingsAndAudit from './migrations/2026-11-29-02-site-settings-and-audit.js';
+import * as invitations from './migrations/2026-11-29-04-invitations.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-05-analytics': analytics,
   '2026-11-29-01-roles': roles,
   '2026-11-29-02-site-settings-and-audit': siteSettingsAndAudit,
+  '2026-11-29-04-invitations': invitations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
