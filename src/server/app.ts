@@ -76,6 +76,9 @@ import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { accessRoutes } from './people/access.routes.js';
 import { createSiteSettings } from './settings/site-settings.js';
 import { applyOwnerEmail } from './people/ownership.js';
+import { peopleRoutes } from './people/people.routes.js';
+import { invitationRoutes } from './people/invitations.routes.js';
+import { performAction } from './moderation/moderation.service.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -261,6 +264,13 @@ export async function buildApp(options: BuildAppOptions) {
     await features.register(authRoutes, deps);
     await features.register(accountRoutes, deps);
     await features.register(accessRoutes, deps);
+    await features.register(peopleRoutes, {
+      ...deps,
+      // Suspending from /admin is moderation's own action (its events, its log), with the audit entry in its transaction.
+      suspendAccount: (moderator, input, alsoInTransaction) =>
+        performAction({ db: deps.db, config }, moderator, { action: input.suspend ? 'suspend' : 'unsuspend', userId: input.userId, reason: input.reason }, alsoInTransaction),
+    });
+    await features.register(invitationRoutes, deps);
     await features.register(myDataRoutes, deps);
     await features.register(blogRoutes, deps);
     await features.register(blogEditorRoutes, deps);
