@@ -74,7 +74,7 @@ import { registerAnalyticsCounting, siteHostOf } from './analytics/analytics-cou
 import { registerAnalyticsJob } from './analytics/analytics.job.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { accessRoutes } from './people/access.routes.js';
-import { createSiteSettings } from './settings/site-settings.js';
+import { createSiteSettings, type SiteSettingsAccess } from './settings/site-settings.js';
 import { applyOwnerEmail } from './people/ownership.js';
 import { peopleRoutes } from './people/people.routes.js';
 import { invitationRoutes } from './people/invitations.routes.js';
@@ -111,6 +111,8 @@ declare module 'fastify' {
     queue: JobQueue;
     /** The views counted in memory (docs/analytics.md), written in batches; none with ANALYTICS=false. */
     analytics: AnalyticsBuffer | null;
+    /** The site's settings' one accessor (tests change a setting through it, so the app's copy follows). */
+    siteSettings: SiteSettingsAccess;
   }
 }
 
@@ -176,6 +178,7 @@ export async function buildApp(options: BuildAppOptions) {
   registerMailJob(queue, send, transport);
   const mailer = queuedMailer(database.db, queue);
   const siteSettings = createSiteSettings({ db: database.db, config });
+  app.decorate('siteSettings', siteSettings);
   const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }), siteSettings });
   // OWNER_EMAIL's account, if it exists, is the owner from this start on (issue 44).
   await applyOwnerEmail(database.db, config.ownerEmail);
