@@ -1,5 +1,5 @@
 import { betterAuth } from 'better-auth';
-import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import type { FastifyBaseLogger } from 'fastify';
 // Each plugin from its own entry: `better-auth/plugins` loads every plugin Better Auth has
 // (about 10 MB of resident memory more, measured in docs/memory.md).
@@ -16,7 +16,7 @@ import { hashPassword, verifyPassword } from './password-hashing.js';
 import { noteSignIn } from './new-browser.js';
 import { secondFactorHooks, secondFactorPlugins } from './second-factor.js';
 import { mustEnrolSecondFactor } from './staff-second-factor.js';
-import { accountCreated, mayRegister, REGISTRATION_BY_INVITATION, REGISTRATION_CLOSED, roleForNewAccount } from '../people/registration.js';
+import { accountCreated, mayRegister, newAddressOfMagicLink, roleForNewAccount } from '../people/registration.js';
 import { createSiteSettings, type SiteSettingsAccess } from '../settings/site-settings.js';
 
 /** The header our Fastify adapter sets to the client address Fastify trusts (see auth.routes.ts). */
@@ -190,18 +190,21 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
         await secondFactor.before(ctx);
         // Registration by invitation or closed (issue 44): e-mail sign-up refuses an address that
         // may not register before Better Auth looks it up, so a registered address answers the same.
-        if (ctx.path === '/sign-up/email') {
-          const allowed = await mayRegister(registration, String((ctx.body as { email?: unknown } | undefined)?.email ?? ''));
+        // A magic link's page asks with `fetch`, which cannot read the redirect Better Auth answers a
+        // refused account with: a new address that may not register is refused here, in words.
+        const signingUp =
+          ctx.path === '/sign-up/email' ? String((ctx.body as { email?: unknown } | undefined)?.email ?? '')
+          : ctx.path === '/magic-link/verify' ? await newAddressOfMagicLink(db, String(ctx.query?.token ?? ''))
+          : null;
+        if (signingUp) {
+          const allowed = await mayRegister(registration, signingUp);
           if (allowed !== true) throw allowed;
         }
         if (ctx.path !== '/change-password') return;
         return { context: { ...ctx, body: { ...(ctx.body as Record<string, unknown>), revokeOtherSessions: true } } };
       }),
       // Second factors (auth/second-factor.ts): every way of signing in asks for one, a code counts once.
-      after: createAuthMiddleware(async (ctx) => {
-        refusedSignUpInWords(ctx);
-        return secondFactor.after(ctx);
-      }),
+      after: createAuthMiddleware(async (ctx) => secondFactor.after(ctx)),
     },
     databaseHooks: {
       // Every way of creating an account ends here (issue 44): the owner, an invitation's role, the
@@ -255,19 +258,3 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-
-type AfterContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
-
-/**
- * A magic link's page asks with `fetch`: a refused new address comes back from Better Auth as a
- * redirect carrying the code, which the page cannot read; it gets the refusal in words instead.
- */
-function refusedSignUpInWords(ctx: AfterContext): void {
-  if (ctx.path !== '/magic-link/verify') return;
-  const returned = ctx.context.returned;
-  if (!isAPIError(returned) || returned.statusCode !== 302) return;
-  const location = new Headers(returned.headers).get('location') ?? '';
-  const code = new URL(location, 'http://x').searchParams.get('error');
-  if (code === REGISTRATION_CLOSED) throw APIError.from('FORBIDDEN', { message: messages.registrationClosed, code });
-  if (code === REGISTRATION_BY_INVITATION) throw APIError.from('FORBIDDEN', { message: messages.registrationByInvitation, code });
-}

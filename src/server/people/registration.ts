@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { APIError } from 'better-auth/api';
 import type { Kysely } from 'kysely';
 import { messages } from '../../shared/messages.js';
@@ -62,6 +63,25 @@ export async function mayRegister(deps: RegistrationDeps, email: string): Promis
   if (settings.registration === 'open') return true;
   if (await findUsableInvitation(deps.db, address)) return true;
   return registrationRefused(settings.registration);
+}
+
+/**
+ * The address a magic link would sign up, if it has no account yet (else null): Better Auth keeps
+ * the link as `magic-link:<SHA-256 of the token, base64url>` with the address in its JSON value.
+ */
+export async function newAddressOfMagicLink(db: Kysely<Database>, token: string): Promise<string | null> {
+  if (!token) return null;
+  const identifier = `magic-link:${createHash('sha256').update(token).digest('base64url')}`;
+  const row = await db.selectFrom('verification').select('value').where('identifier', '=', identifier).executeTakeFirst();
+  let email: unknown;
+  try {
+    email = (JSON.parse(row?.value ?? 'null') as { email?: unknown } | null)?.email;
+  } catch {
+    return null;
+  }
+  if (typeof email !== 'string') return null;
+  const exists = await db.selectFrom('user').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst();
+  return exists ? null : email;
 }
 
 /** After the account exists: the invitation that let it in is used up. */
