@@ -27,6 +27,8 @@ const child = spawn(process.execPath, [path.join(buildDir, 'server/main.js')], {
     DATABASE_URL: '',
     // The moderation and import specs each sign in as one of these moderators (tests/e2e/support/fixtures.ts).
     MODERATOR_EMAILS: 'e2e-moderator@example.com,e2e-import-moderator@example.com,e2e-analytics-moderator@example.com',
+    // Issue 44: only this address becomes the owner, so whichever spec signs up first is an author, as the spec's users are.
+    OWNER_EMAIL: 'e2e-owner@example.com',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -74,7 +74,7 @@ import { registerAnalyticsCounting, siteHostOf } from './analytics/analytics-cou
 import { registerAnalyticsJob } from './analytics/analytics.job.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { accessRoutes } from './people/access.routes.js';
-import { createSiteSettings, settingsChangedBy } from './settings/site-settings.js';
+import { createSiteSettings, settingsChangedBy, type SiteSettingsAccess } from './settings/site-settings.js';
 import { siteFileRoutes, siteSettingsAdminRoutes } from './settings/settings.routes.js';
 import { siteInfoOf } from './settings/site-info.js';
 import { outgoingRequestGuard } from './http/public-address.js';
@@ -83,6 +83,10 @@ import { registerWebhookEvents } from './webhooks/webhook-events.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import type { WebhooksDeps } from './webhooks/webhooks.service.js';
 import { auditLogRoutes } from './audit/audit-log.routes.js';
+import { applyOwnerEmail } from './people/ownership.js';
+import { peopleRoutes } from './people/people.routes.js';
+import { invitationRoutes } from './people/invitations.routes.js';
+import { performAction } from './moderation/moderation.service.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -115,6 +119,8 @@ declare module 'fastify' {
     queue: JobQueue;
     /** The views counted in memory (docs/analytics.md), written in batches; none with ANALYTICS=false. */
     analytics: AnalyticsBuffer | null;
+    /** The site's settings' one accessor (tests change a setting through it, so the app's copy follows). */
+    siteSettings: SiteSettingsAccess;
   }
 }
 
@@ -181,7 +187,10 @@ export async function buildApp(options: BuildAppOptions) {
   const mailer = queuedMailer(database.db, queue);
   // The site's settings (issue 44): one cached copy per process, forgotten on the cache's notices below.
   const siteSettings = createSiteSettings({ db: database.db, config });
+  app.decorate('siteSettings', siteSettings);
   const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }), siteSettings });
+  // OWNER_EMAIL's account, if it exists, is the owner from this start on (issue 44).
+  await applyOwnerEmail(database.db, config.ownerEmail);
   const storage = options.storage ?? createImageStorage(config);
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
   // ActivityPub (docs/federation.md): with FEDERATION=false, no route, hook or job of it exists.
@@ -275,6 +284,13 @@ export async function buildApp(options: BuildAppOptions) {
     await features.register(accessRoutes, deps);
     await features.register(siteSettingsAdminRoutes, deps);
     await features.register(siteFileRoutes, deps);
+    await features.register(peopleRoutes, {
+      ...deps,
+      // Suspending from /admin is moderation's own action (its events, its log), with the audit entry in its transaction.
+      suspendAccount: (moderator, input, alsoInTransaction) =>
+        performAction({ db: deps.db, config }, moderator, { action: input.suspend ? 'suspend' : 'unsuspend', userId: input.userId, reason: input.reason }, alsoInTransaction),
+    });
+    await features.register(invitationRoutes, deps);
     await features.register(myDataRoutes, deps);
     await features.register(blogRoutes, deps);
     await features.register(blogEditorRoutes, deps);

@@ -13,7 +13,7 @@ const commandLines = Object.entries(scripts).flatMap(([name, command]) => {
 
 describe('every command line of package.json runs as the server does on a small machine', () => {
   it('finds the command lines that open the site', () => {
-    expect(commandLines.map((each) => each.name).sort()).toEqual(['backup', 'export', 'images:backfill', 'import', 'restore', 'storage:sweep']);
+    expect(commandLines.map((each) => each.name).sort()).toEqual(['backup', 'export', 'images:backfill', 'import', 'owner', 'restore', 'storage:sweep']);
   });
 
   // runCli reads the arguments before the settings, restarts with the memory budget's flags and sizes

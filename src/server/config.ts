@@ -116,6 +116,8 @@ const envSchema = z.object({
     .optional()
     .transform((value) => (value ?? '').split(',').map((email) => email.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.email({ message: 'must be e-mail addresses separated by commas' }))),
+  // The site's owner (issue 44): that address becomes owner at sign-up, and at start-up if it already exists.
+  OWNER_EMAIL: optionalString.pipe(z.email({ message: 'must be an e-mail address' }).optional()).transform((value) => value?.toLowerCase()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   METRICS_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(1).max(65535, 'must be a port number').optional(),
@@ -211,6 +213,8 @@ export interface Config {
   };
   /** Addresses of the moderators (`MODERATOR_EMAILS`), lower-cased. */
   moderatorEmails: string[];
+  /** The owner's address (`OWNER_EMAIL`), lower-cased: owner at sign-up, and at start-up if the account exists. */
+  ownerEmail: string | undefined;
   logLevel: string;
   /**
    * Prometheus metrics: at `/metrics` on the site's port for a `Bearer` of `METRICS_TOKEN`, and/or
@@ -312,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: M
       maxConnections: e.MAX_CONNECTIONS,
     },
     moderatorEmails: e.MODERATOR_EMAILS,
+    ownerEmail: e.OWNER_EMAIL,
     logLevel: e.LOG_LEVEL,
     metrics: e.METRICS_TOKEN || e.METRICS_PORT ? { token: e.METRICS_TOKEN, port: e.METRICS_PORT } : undefined,
     federation: { enabled: e.FEDERATION, allowPrivateAddress: e.FEDERATION_ALLOW_PRIVATE_ADDRESS },

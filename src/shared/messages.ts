@@ -42,4 +42,13 @@ export const messages = {
   writeFirstBlog: 'Write the first blog',
   signInToWriteFirstBlog: 'Sign in to write the first blog',
   tooManyInlineImages: 'A blog can show at most 20 images. Remove some images from the content and try again.',
+  // The owner's seat (issue 44): roles, registration and invitations.
+  youAreOwner: "You are this site's owner",
+  registrationClosed: 'This site is not taking new accounts.',
+  registrationByInvitation: 'This site takes new accounts by invitation only. Ask its owner or an administrator for an invitation.',
+  readersCannotWrite: 'Your role (Reader) lets you comment, vote and subscribe, not write blogs.',
+  contributorsCannotPublish: 'Your role (Contributor) lets you write drafts, not publish them. Submit your draft for review instead.',
+  submitForReview: 'Submit for review',
+  submittedForReview: 'Submitted for review. An editor will look at it.',
+  invitationInvalid: 'This invitation does not work any more: it was used, revoked or has expired. Ask for a new one.',
 } as const;

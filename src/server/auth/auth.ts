@@ -16,9 +16,10 @@ import { enqueueJob } from '../queue/job-queue.js';
 import { isAccountSuspended } from './account.repository.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
 import { noteSignIn } from './new-browser.js';
-import type { SiteNameSource } from '../settings/site-settings.js';
 import { secondFactorHooks, secondFactorPlugins } from './second-factor.js';
 import { mustEnrolSecondFactor } from './staff-second-factor.js';
+import { accountCreated, mayRegister, newAddressOfMagicLink, roleForNewAccount } from '../people/registration.js';
+import { createSiteSettings, type SiteSettingsAccess } from '../settings/site-settings.js';
 
 /** The header our Fastify adapter sets to the client address Fastify trusts (see auth.routes.ts). */
 export const CLIENT_IP_HEADER = 'x-blog-client-ip';
@@ -87,11 +88,12 @@ export interface AuthDeps {
   mailer: Mailer;
   /** Better Auth's messages go to the app's log, as one line of JSON like everything else. */
   log: FastifyBaseLogger;
-  /** The site's name in its e-mails (settings/site-settings.ts); unset: the configured seed. */
-  siteSettings?: SiteNameSource;
+  /** Who may sign up, and with which role (issue 44); the app's own accessor, else one of its own. */
+  siteSettings?: SiteSettingsAccess;
 }
 
 export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) {
+  const registration = { db, config, siteSettings: siteSettings ?? createSiteSettings({ db, config }) };
   const secure = config.publicUrl.startsWith('https://');
   const socialProviders = Object.fromEntries(
     configuredSocialProviders(config).map(({ id, name }) => [id, config.socialProviders[name]!]),
@@ -188,6 +190,18 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
       // the old one is signed out everywhere but here.
       before: createAuthMiddleware(async (ctx) => {
         await secondFactor.before(ctx);
+        // Registration by invitation or closed (issue 44): e-mail sign-up refuses an address that
+        // may not register before Better Auth looks it up, so a registered address answers the same.
+        // A magic link's page asks with `fetch`, which cannot read the redirect Better Auth answers a
+        // refused account with: a new address that may not register is refused here, in words.
+        const signingUp =
+          ctx.path === '/sign-up/email' ? String((ctx.body as { email?: unknown } | undefined)?.email ?? '')
+          : ctx.path === '/magic-link/verify' ? await newAddressOfMagicLink(db, String(ctx.query?.token ?? ''))
+          : null;
+        if (signingUp) {
+          const allowed = await mayRegister(registration, signingUp);
+          if (allowed !== true) throw allowed;
+        }
         if (ctx.path !== '/change-password') return;
         return { context: { ...ctx, body: { ...(ctx.body as Record<string, unknown>), revokeOtherSessions: true } } };
       }),
@@ -195,8 +209,18 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
       after: createAuthMiddleware(async (ctx) => secondFactor.after(ctx)),
     },
     databaseHooks: {
-      // A new account's event (core/site-events.ts; webhooks' `member.added`), queued once it committed.
-      user: { create: { after: async (user) => void (await enqueueJob(db, accountCreatedJob(user.id))) } },
+      // Every way of creating an account ends here (issue 44): the owner, an invitation's role, the
+      // site's default role, or a refusal when registration is by invitation or closed. Once it is
+      // committed, its event (core/site-events.ts; webhooks' `member.added`) is queued.
+      user: {
+        create: {
+          before: async (user) => ({ data: { ...user, role: await roleForNewAccount(registration, user.email) } }),
+          after: async (user) => {
+            await accountCreated(registration, user);
+            await enqueueJob(db, accountCreatedJob(user.id));
+          },
+        },
+      },
       session: {
         create: {
           // Every way of signing in (password, link, code, social, sign-up) ends in a new session:

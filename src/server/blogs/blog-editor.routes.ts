@@ -5,10 +5,12 @@ import { blogPreviewInputSchema, blogPreviewSchema } from '../../shared/inline-i
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
-import { removeBlogImage } from './blogs.service.js';
+import { removeBlogImage, submitDraft } from './blogs.service.js';
 import { changes, theBlogAndLists } from '../cache/route-caching.js';
 import { idParams } from '../http/ids.js';
 import { rateLimitedUser } from '../http/signed-in.js';
+import { blogWriterOf, mailReviewers, maySubmit } from './blog-review.js';
+import { forbidden } from '../errors.js';
 
 /** A preview per click of 'Preview': far more than anyone writing clicks, per user and per address. */
 export const BLOG_PREVIEW_RATE_LIMIT = { max: 120, windowSeconds: 10 * 60 };
@@ -36,6 +38,26 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
     },
   );
 
+  // Issue 44: a contributor's draft waits for an editor; the editors are mailed through the queued mailer.
+  app.post(
+    '/api/blogs/:id/submit',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: "Submit one's own draft for an editor's review (contributors; authors when the site reviews new blogs)",
+        params: idParams,
+        response: { 200: blogSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const user = await deps.sessions.requireUser(request);
+      if (!(await maySubmit(deps, user))) throw forbidden('Your role publishes its own blogs: there is no review to submit to.');
+      const { blog, newly } = await submitDraft({ db: deps.db, storage: deps.storage, log: request.log }, user.id, request.params.id);
+      if (newly) await mailReviewers(deps, blog, user.email);
+      return blog;
+    },
+  );
+
   // Answered with the blog; the response cache's write tags (`lists`, `blog:{id}`) cover this URL.
   app.delete(
     '/api/blogs/:id/image',
@@ -50,7 +72,7 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
     },
     async (request) => {
       const user = await deps.sessions.requireUser(request);
-      return removeBlogImage({ db: deps.db, storage: deps.storage, log: request.log }, user.id, request.params.id);
+      return removeBlogImage({ db: deps.db, storage: deps.storage, log: request.log }, await blogWriterOf(deps, user), request.params.id);
     },
   );
 };

@@ -77,14 +77,11 @@ export async function selectDraftsPage(db: Db, userId: string, options: { offset
  * The owner, image and status of a blog `userId` may see, locked until the transaction ends;
  * undefined if there is none (someone else's draft is none: it answers like a missing blog).
  */
-export async function lockBlogOwnership(trx: Transaction<Database>, id: string, userId: string) {
-  return trx
-    .selectFrom('blogs')
-    .select(['user_id', 'image_key', 'status', 'publish_at'])
-    .where('id', '=', id)
-    .where(blogVisibleTo(userId))
-    .forUpdate()
-    .executeTakeFirst();
+export async function lockBlogOwnership(trx: Transaction<Database>, id: string, userId: string, anyBlog = false) {
+  let query = trx.selectFrom('blogs').select(['user_id', 'image_key', 'status', 'publish_at', 'submitted_at']).where('id', '=', id);
+  // An editor (issue 44) may change any blog, in any state.
+  if (!anyBlog) query = query.where(blogVisibleTo(userId));
+  return query.forUpdate().executeTakeFirst();
 }
 
 /** Also filtered by owner, so a write can never touch another user's blog. Returns whether a row changed. */
@@ -92,7 +89,7 @@ export async function updateOwnBlog(
   db: Db,
   id: string,
   userId: string,
-  changes: { title: string; body: string; status: BlogStatus; publishAt: Date | null; tags?: string[]; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage },
+  changes: { title: string; body: string; status: BlogStatus; publishAt: Date | null; tags?: string[]; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage; submittedAt?: Date | null },
 ): Promise<boolean> {
   const now = new Date();
   const result = await db
@@ -106,6 +103,7 @@ export async function updateOwnBlog(
       ...renderedColumns(changes.rendered),
       ...(changes.image !== undefined ? imageColumns(changes.image) : {}),
       ...(changes.publishedNow ? { created_at: now } : {}),
+      ...(changes.submittedAt !== undefined ? { submitted_at: changes.submittedAt } : {}),
       updated_at: now,
     })
     .where('id', '=', id)
@@ -120,8 +118,10 @@ export async function deleteOwnBlog(db: Db, id: string, userId: string): Promise
 }
 
 /** Who owns a blog `userId` may see, without locking it (the write re-checks under a lock). */
-export async function findBlogOwner(db: Db, id: string, userId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('blogs').select('user_id').where('id', '=', id).where(blogVisibleTo(userId)).executeTakeFirst();
+export async function findBlogOwner(db: Db, id: string, userId: string, anyBlog = false): Promise<string | undefined> {
+  let query = db.selectFrom('blogs').select('user_id').where('id', '=', id);
+  if (!anyBlog) query = query.where(blogVisibleTo(userId));
+  const row = await query.executeTakeFirst();
   return row?.user_id;
 }
 
@@ -183,4 +183,20 @@ export async function publishScheduledDraft(db: Db, id: string, publishAt: Date)
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Marks a draft as waiting for an editor's review (issue 44), or clears the mark. */
+export async function setBlogSubmitted(db: Db, id: string, submittedAt: Date | null): Promise<void> {
+  await db.updateTable('blogs').set({ submitted_at: submittedAt }).where('id', '=', id).execute();
+}
+
+/** Who reviews: the owner, administrators and editors, and the addresses of `MODERATOR_EMAILS`. */
+export async function selectReviewerEmails(db: Db, moderatorEmails: readonly string[]): Promise<string[]> {
+  const rows = await db
+    .selectFrom('user')
+    .select('email')
+    .where('suspended_at', 'is', null)
+    .where((eb) => eb.or([eb('role', 'in', ['owner', 'administrator', 'editor']), ...(moderatorEmails.length > 0 ? [eb(eb.fn('lower', ['email']), 'in', [...moderatorEmails])] : [])]))
+    .execute();
+  return [...new Set(rows.map((row) => row.email))];
 }

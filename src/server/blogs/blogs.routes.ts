@@ -10,7 +10,7 @@ import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import {
   assertOwnBlog,
-  createBlog,
+  createBlogAs,
   deleteBlog,
   getBlog,
   listAuthorBlogs,
@@ -21,6 +21,8 @@ import {
 } from './blogs.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { idParams } from '../http/ids.js';
+import { may } from '../people/access.js';
+import { blogWriterOf, deleteWriterOf, mailReviewers } from './blog-review.js';
 
 /** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
 export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
@@ -93,7 +95,9 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     publicRead(theBlog, { tags: ['blogs'], summary: 'One blog', params: idParams, response: { 200: blogSchema, 404: apiErrorSchema } }),
     async (request, reply) => {
       const viewerId = await publicReader(deps, request, reply);
-      return getBlog(serviceDeps(request), viewerId, request.params.id);
+      // Editors (issue 44) open anyone's blog to edit it, a draft submitted for review too.
+      const anyBlog = viewerId !== null && may(deps.config, await deps.sessions.optionalUser(request), { blog: 'editAny' });
+      return getBlog(serviceDeps(request), viewerId, request.params.id, anyBlog);
     },
   );
 
@@ -111,13 +115,15 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request, reply) => {
       const user = await deps.sessions.requireUser(request);
+      const writer = await blogWriterOf(deps, user);
       await deps.limiter.enforce(
         `blog-create:${user.id}`,
         BLOG_CREATE_RATE_LIMIT,
         'You have created many blogs in a short time. Please wait a few minutes before creating another.',
       );
       const form = await readBlogForm(request);
-      const blog = await createBlog(serviceDeps(request), user.id, form);
+      const { blog, submitted } = await createBlogAs(serviceDeps(request), writer, form);
+      if (submitted) await mailReviewers(deps, blog, user.email);
       if (blog.status === 'draft') reportChanges(request, []);
       return reply.status(201).send(blog);
     },
@@ -140,9 +146,11 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const user = await deps.sessions.requireUser(request);
       await deps.limiter.enforce(`blog-update:client:${clientKey(request.ip)}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
       await deps.limiter.enforce(`blog-update:user:${user.id}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
-      const id = await assertOwnBlog(serviceDeps(request), user.id, request.params.id);
+      const writer = await blogWriterOf(deps, user);
+      const id = await assertOwnBlog(serviceDeps(request), user.id, request.params.id, writer.anyBlog);
       const form = await readBlogForm(request);
-      const { blog, wasPublic } = await updateBlog(serviceDeps(request), user.id, id, form);
+      const { blog, wasPublic, submitted } = await updateBlog(serviceDeps(request), writer, id, form);
+      if (submitted) await mailReviewers(deps, blog, user.email);
       if (!wasPublic && blog.status === 'draft') reportChanges(request, []);
       return blog;
     },
@@ -161,7 +169,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request, reply) => {
       const user = await deps.sessions.requireUser(request);
-      await deleteBlog(serviceDeps(request), user.id, request.params.id);
+      await deleteBlog(serviceDeps(request), await deleteWriterOf(deps, user), request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -37,11 +37,12 @@ import {
   lockBlogOwnership,
   findAuthor,
   selectDraftsPage,
+  setBlogSubmitted,
   selectListPage,
   updateOwnBlog,
   type ListFilter,
 } from './blogs.repository.js';
-import { findBlogRow } from '../core/blog-rows.repository.js';
+import { findBlogRow, selectBlogRows } from '../core/blog-rows.repository.js';
 import { insertBlog } from '../core/blog-writes.repository.js';
 import { LISTS_TAG } from '../../shared/cache-tags.js';
 import { parseId } from '../http/ids.js';
@@ -59,6 +60,30 @@ export interface BlogListDeps extends BlogsDeps {
 }
 
 const notYours = () => forbidden('You can only change your own blogs.');
+
+/**
+ * What the writer's role lets a write do (issue 44), worked out by the route from `people/access`:
+ * `publishing` is 'publish' (authors and up), 'review' (an author's publish of a draft becomes a
+ * submission when the site reviews new blogs) or 'refuse' (contributors); `anyBlog` and
+ * `deleteAny` let editors change, and administrators delete, anyone's blog.
+ */
+export interface BlogWriter {
+  id: string;
+  publishing: 'publish' | 'review' | 'refuse';
+  anyBlog: boolean;
+  deleteAny: boolean;
+}
+
+/** The spec's signed-in user: their own blogs, published at once. */
+export const authorWriter = (id: string): BlogWriter => ({ id, publishing: 'publish', anyBlog: false, deleteAny: false });
+
+/** A write that would make a blog public (now or at a time): what the writer's role makes of it. */
+function applyPublishing(writer: BlogWriter, next: { status: BlogStatus; publishAt: Date | null }): { status: BlogStatus; publishAt: Date | null; submitted: boolean } {
+  const publishing = next.status === 'published' || next.publishAt !== null;
+  if (!publishing || writer.publishing === 'publish') return { ...next, submitted: false };
+  if (writer.publishing === 'refuse') throw forbidden(messages.contributorsCannotPublish);
+  return { status: 'draft', publishAt: null, submitted: true };
+}
 const noSuchBlog = () => notFound(messages.blogDoesNotExist);
 
 /** Ids are UUIDs; anything else cannot name a blog, and must not reach Postgres as a uuid. */
@@ -103,8 +128,10 @@ export async function listDrafts(deps: BlogsDeps, userId: string, page: number):
   };
 }
 
-export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: string): Promise<Blog> {
-  const row = await findBlogRow(deps.db, viewerId, parseBlogId(rawId));
+export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: string, anyBlog = false): Promise<Blog> {
+  const id = parseBlogId(rawId);
+  // An editor (issue 44) opens any blog to edit it, a draft submitted for review too.
+  const row = (await findBlogRow(deps.db, viewerId, id)) ?? (anyBlog ? await selectBlogRows(deps.db, viewerId).where('blogs.id', '=', id).executeTakeFirst() : undefined);
   if (!row) throw noSuchBlog();
   return toBlogJson(row, deps.storage);
 }
@@ -115,15 +142,24 @@ export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: s
  * the images its text shows that the author uploaded from the editor (see `syncBlogInlineImages`).
  */
 export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm): Promise<Blog> {
+  return (await createBlogAs(deps, authorWriter(userId), form)).blog;
+}
+
+/** `createBlog` by a writer whose role decides what publishing does (issue 44); `submitted`: it waits for review. */
+export async function createBlogAs(deps: BlogsDeps, writer: BlogWriter, form: BlogForm): Promise<{ blog: Blog; submitted: boolean }> {
+  const userId = writer.id;
   // Without a status the spec's flow: Submit publishes (unless a time to publish is given).
   const requestedStatus = parseStatus(form);
   const requestedPublishAt = parsePublishAt(form.fields.publishAt);
-  const { status, publishAt } = resolveSchedule(
-    { status: requestedStatus ?? (requestedPublishAt instanceof Date ? undefined : 'published'), publishAt: requestedPublishAt },
-    { status: 'draft', publishAt: null },
+  const { status, publishAt, submitted } = applyPublishing(
+    writer,
+    resolveSchedule(
+      { status: requestedStatus ?? (requestedPublishAt instanceof Date ? undefined : 'published'), publishAt: requestedPublishAt },
+      { status: 'draft', publishAt: null },
+    ),
   );
-  // A scheduled blog is checked as a published one now: it will be published unattended.
-  const input = validateText(form, publishAt ? 'published' : status);
+  // A scheduled blog is checked as a published one now: it will be published unattended; a submitted one as well.
+  const input = validateText(form, publishAt || submitted ? 'published' : status);
   const tags = parseTags(form) ?? [];
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, input.blog);
   const image = form.image ? await storeImage(deps, form.image, userId) : null;
@@ -132,6 +168,7 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
     id = await deps.db.transaction().execute(async (trx) => {
       const created = await insertBlog(trx, { userId, title: input.title, body: input.blog, status, publishAt, tags, rendered, image });
       await syncBlogInlineImages(trx, { userId, blogId: created, keys: inlineKeys });
+      if (submitted) await setBlogSubmitted(trx, created, new Date());
       await recordBlogChange(trx, { blogId: created, before: null, origin: 'author' });
       await queueSchedule(trx, created, publishAt);
       return created;
@@ -140,15 +177,15 @@ export async function createBlog(deps: BlogsDeps, userId: string, form: BlogForm
     if (image) await removeImage(deps, image.key);
     throw error;
   }
-  return getBlog(deps, userId, id);
+  return { blog: await getBlog(deps, userId, id), submitted };
 }
 
 /** Checked before the upload is processed, so strangers cannot make the server decode images. */
-export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<string> {
+export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: string, anyBlog = false): Promise<string> {
   const id = parseBlogId(rawId);
-  const owner = await findBlogOwner(deps.db, id, userId);
+  const owner = await findBlogOwner(deps.db, id, userId, anyBlog);
   if (!owner) throw noSuchBlog();
-  if (owner !== userId) throw notYours();
+  if (owner !== userId && !anyBlog) throw notYours();
   return id;
 }
 
@@ -164,10 +201,11 @@ export async function assertOwnBlog(deps: BlogsDeps, userId: string, rawId: stri
  */
 export async function updateBlog(
   deps: BlogsDeps,
-  userId: string,
+  writer: BlogWriter,
   rawId: string,
   form: BlogForm,
-): Promise<{ blog: Blog; /** Whether readers could see the blog before this change. */ wasPublic: boolean }> {
+): Promise<{ blog: Blog; /** Whether readers could see the blog before this change. */ wasPublic: boolean; submitted: boolean }> {
+  const userId = writer.id;
   const id = parseBlogId(rawId);
   const requested = parseStatus(form);
   const requestedPublishAt = parsePublishAt(form.fields.publishAt);
@@ -175,17 +213,20 @@ export async function updateBlog(
   const tags = parseTags(form);
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, draftInput.blog);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
-  let before: { imageKey: string | null; status: BlogStatus };
+  let before: { imageKey: string | null; status: BlogStatus; submitted: boolean };
   try {
     before = await deps.db.transaction().execute(async (trx) => {
-      const current = await lockBlogOwnership(trx, id, userId);
+      const current = await lockBlogOwnership(trx, id, userId, writer.anyBlog);
       if (!current) throw noSuchBlog();
-      if (current.user_id !== userId) throw notYours();
+      if (current.user_id !== userId && !writer.anyBlog) throw notYours();
       const [state] = await blogStatesBefore(trx, { blogIds: [id] });
-      const { status, publishAt } = resolveSchedule({ status: requested, publishAt: requestedPublishAt }, { status: current.status, publishAt: current.publish_at });
+      const scheduled = resolveSchedule({ status: requested, publishAt: requestedPublishAt }, { status: current.status, publishAt: current.publish_at });
+      // Review (issue 44) stands between a draft and its readers; a contributor's published blog (an editor published it) stays as it is only by an editor's hand.
+      const { status, publishAt, submitted } =
+        current.status === 'published' && writer.publishing !== 'refuse' ? { ...scheduled, submitted: false } : applyPublishing(writer, scheduled);
       // A scheduled blog is checked as a published one: it will be published unattended.
-      const input = validateText(form, publishAt ? 'published' : status);
-      const updated = await updateOwnBlog(trx, id, userId, {
+      const input = validateText(form, publishAt || submitted ? 'published' : status);
+      const updated = await updateOwnBlog(trx, id, current.user_id, {
         title: input.title,
         body: input.blog,
         status,
@@ -194,29 +235,31 @@ export async function updateBlog(
         publishedNow: current.status === 'draft' && status === 'published',
         rendered,
         image: newImage,
+        submittedAt: submitted ? (current.submitted_at ?? new Date()) : status === 'published' || publishAt ? null : undefined,
       });
       if (!updated) throw noSuchBlog();
-      await syncBlogInlineImages(trx, { userId, blogId: id, keys: inlineKeys });
+      await syncBlogInlineImages(trx, { userId: current.user_id, blogId: id, keys: inlineKeys });
       await recordBlogChange(trx, { blogId: id, before: state ?? null, origin: 'author' });
       if (publishAt && publishAt.getTime() !== current.publish_at?.getTime()) await queueSchedule(trx, id, publishAt);
-      return { imageKey: current.image_key, status: current.status };
+      return { imageKey: current.image_key, status: current.status, submitted: submitted && current.submitted_at === null };
     });
   } catch (error) {
     if (newImage) await removeImage(deps, newImage.key);
     throw error;
   }
   if (newImage && before.imageKey) await removeImage(deps, before.imageKey);
-  return { blog: await getBlog(deps, userId, id), wasPublic: before.status === 'published' };
+  return { blog: await getBlog(deps, userId, id, writer.anyBlog), wasPublic: before.status === 'published', submitted: before.submitted };
 }
 
-export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string): Promise<void> {
+export async function deleteBlog(deps: BlogsDeps, writer: BlogWriter, rawId: string): Promise<void> {
+  const userId = writer.id;
   const id = parseBlogId(rawId);
   const [imageKey, inlineKeys] = await deps.db.transaction().execute(async (trx) => {
-    const current = await lockBlogOwnership(trx, id, userId);
+    const current = await lockBlogOwnership(trx, id, userId, writer.deleteAny);
     if (!current) throw noSuchBlog();
-    if (current.user_id !== userId) throw notYours();
+    if (current.user_id !== userId && !writer.deleteAny) throw notYours();
     const released = await releaseAllBlogInlineImages(trx, id);
-    const deleted = await recordingBlogChange(trx, { blogId: id, origin: 'author', deleted: true }, () => deleteOwnBlog(trx, id, userId));
+    const deleted = await recordingBlogChange(trx, { blogId: id, origin: 'author', deleted: true }, () => deleteOwnBlog(trx, id, current.user_id));
     if (!deleted) throw noSuchBlog();
     return [current.image_key, released] as const;
   });
@@ -225,20 +268,43 @@ export async function deleteBlog(deps: BlogsDeps, userId: string, rawId: string)
 }
 
 /**
- * The owner takes the cover image (the spec's Post Image) off a blog: the row forgets it in a
- * locked transaction, then its files go. A blog without an image is answered as it is.
+ * A contributor (or an author, when the site reviews new blogs) submits their draft for an
+ * editor's review (issue 44): the draft is marked, once; `newly` says whether it was just now.
+ * Only their own draft: a published blog has nothing to review, someone else's is not theirs.
  */
-export async function removeBlogImage(deps: BlogsDeps, userId: string, rawId: string): Promise<Blog> {
+export async function submitDraft(deps: BlogsDeps, userId: string, rawId: string): Promise<{ blog: Blog; newly: boolean }> {
   const id = parseBlogId(rawId);
-  const imageKey = await deps.db.transaction().execute(async (trx) => {
+  const newly = await deps.db.transaction().execute(async (trx) => {
     const current = await lockBlogOwnership(trx, id, userId);
     if (!current) throw noSuchBlog();
     if (current.user_id !== userId) throw notYours();
-    if (current.image_key) await recordingBlogChange(trx, { blogId: id, origin: 'author' }, () => clearOwnBlogImage(trx, id, userId));
+    if (current.status !== 'draft') throw badRequest('This blog is already published.', 'ALREADY_PUBLISHED');
+    if (current.submitted_at) return false;
+    const row = await findBlogRow(trx, userId, id);
+    // A draft goes to review as it would be published: with its title and content.
+    validateText({ fields: { title: row?.title ?? '', blog: row?.body ?? '' } } as BlogForm, 'published');
+    await setBlogSubmitted(trx, id, new Date());
+    return true;
+  });
+  return { blog: await getBlog(deps, userId, id), newly };
+}
+
+/**
+ * The owner takes the cover image (the spec's Post Image) off a blog: the row forgets it in a
+ * locked transaction, then its files go. A blog without an image is answered as it is.
+ */
+export async function removeBlogImage(deps: BlogsDeps, writer: BlogWriter, rawId: string): Promise<Blog> {
+  const userId = writer.id;
+  const id = parseBlogId(rawId);
+  const imageKey = await deps.db.transaction().execute(async (trx) => {
+    const current = await lockBlogOwnership(trx, id, userId, writer.anyBlog);
+    if (!current) throw noSuchBlog();
+    if (current.user_id !== userId && !writer.anyBlog) throw notYours();
+    if (current.image_key) await recordingBlogChange(trx, { blogId: id, origin: 'author' }, () => clearOwnBlogImage(trx, id, current.user_id));
     return current.image_key;
   });
   if (imageKey) await removeImage(deps, imageKey);
-  return getBlog(deps, userId, id);
+  return getBlog(deps, userId, id, writer.anyBlog);
 }
 
 /** A published blog needs a title and content (the spec's messages); a draft may still lack them. */

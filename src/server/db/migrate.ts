@@ -29,6 +29,7 @@ import * as analytics from './migrations/2026-11-28-05-analytics.js';
 import * as roles from './migrations/2026-11-29-01-roles.js';
 import * as siteSettingsAndAudit from './migrations/2026-11-29-02-site-settings-and-audit.js';
 import * as webhooks from './migrations/2026-11-29-03-webhooks.js';
+import * as invitations from './migrations/2026-11-29-04-invitations.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-01-roles': roles,
   '2026-11-29-02-site-settings-and-audit': siteSettingsAndAudit,
   '2026-11-29-03-webhooks': webhooks,
+  '2026-11-29-04-invitations': invitations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

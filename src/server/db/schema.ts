@@ -131,6 +131,8 @@ export interface BlogTable {
   search_tsv: ColumnType<string, never, never>;
   /** A draft scheduled to become public at this time (migration 2026-11-25-03); null otherwise. */
   publish_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Set when the draft was submitted for an editor's review; cleared when it is published (migration 2026-11-29-04). */
+  submitted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type BlogStatus = 'draft' | 'published';
@@ -488,10 +490,26 @@ export interface WebhookDeliveryTable {
   delivered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** A pending, accepted, expired or revoked invitation to sign up with a role (migration 2026-11-29-04). */
+export interface InvitationsTable {
+  id: Generated<string>;
+  email: string;
+  role: Exclude<Role, 'owner'>;
+  /** SHA-256 (hex) of the mailed token; the token itself is never stored. */
+  token_hash: string;
+  invited_by: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  accepted_user_id: string | null;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface Database {
   user: UserTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
+  invitations: InvitationsTable;
   site_settings: SiteSettingsTable;
   audit_log: AuditLogTable;
   session: SessionTable;

@@ -135,7 +135,13 @@ export type ChangedTags = string[];
  * response-cache tags it changed: the lists and the blog for content, everything for an account
  * (its blogs and comments appear or vanish everywhere).
  */
-export async function performAction(deps: ModerationDeps, moderator: SessionUser, input: ModerationAction): Promise<ChangedTags> {
+export async function performAction(
+  deps: ModerationDeps,
+  moderator: SessionUser,
+  input: ModerationAction,
+  /** Also written in the action's transaction: /admin's audit entry for a suspension (issue 44). */
+  alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
+): Promise<ChangedTags> {
   const by = { moderator_id: moderator.id, moderator_email: moderator.email };
   const reportId = input.reportId === undefined ? null : parseId(input.reportId, () => notFound('This report does not exist.'));
 
@@ -192,6 +198,7 @@ export async function performAction(deps: ModerationDeps, moderator: SessionUser
           reason: input.reason ?? (await reportReason(trx, reportId)),
           report_id: reportId,
         });
+        await alsoInTransaction?.(trx);
       });
       return [EVERYTHING_TAG];
     }

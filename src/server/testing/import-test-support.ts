@@ -18,7 +18,8 @@ const silent = { error: () => undefined, warn: () => undefined, info: () => unde
 
 /** A fresh site to import into, and what the import needs of it. */
 export async function importSite(): Promise<{ t: TestApp; deps: ImportDeps; close(): Promise<void> }> {
-  const t = await createTestApp();
+  // A site to import into has no account yet: the import's authors are its first.
+  const t = await createTestApp({}, { withoutOwner: true });
   return { t, deps: { db: t.database.db, storage: createImageStorage(t.config), log: silent }, close: () => t.close() };
 }
 

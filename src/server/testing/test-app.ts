@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,9 +30,16 @@ export interface TestApp {
  * A fresh app on a fresh, migrated database (a copy of the run's template: PGlite, or
  * Postgres when the project says so), with its own DATA_DIR and mail outbox.
  */
-export async function createTestApp(env: Record<string, string> = {}, options: Pick<BuildAppOptions, 'pages' | 'mailer' | 'now' | 'logger'> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: Pick<BuildAppOptions, 'pages' | 'mailer' | 'now' | 'logger'> & { withoutOwner?: boolean } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-test-'));
   const database = await openTestDatabase(dataDir);
+  // The site's first account is its owner (issue 44), who may edit anyone's blogs: a test's own
+  // users sign up on a site whose owner already exists, as authors, as the spec's users are.
+  if (!options.withoutOwner) await insertSiteOwner(database.db);
+  const { withoutOwner: _, ...buildOptions } = options;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -45,7 +52,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: P
     RESPONSE_CACHE_MB: '0',
     ...env,
   });
-  const app = await buildApp({ config, database, logger: false, ...options });
+  const app = await buildApp({ config, database, logger: false, ...buildOptions });
   await app.ready();
   return {
     app,
@@ -75,6 +82,17 @@ export function useTestApp(env?: Record<string, string>, options?: Parameters<ty
   });
   afterAll(() => created?.close());
   return handle;
+}
+
+/** The address of the owner account every test app has unless asked otherwise (`withoutOwner`). */
+export const TEST_OWNER_EMAIL = 'site-owner@example.com';
+
+async function insertSiteOwner(db: DatabaseHandle['db']): Promise<void> {
+  const now = new Date();
+  await db
+    .insertInto('user')
+    .values({ id: randomUUID(), name: 'Site owner', email: TEST_OWNER_EMAIL, emailVerified: true, image: null, createdAt: now, updatedAt: now, role: 'owner' })
+    .execute();
 }
 
 /** Waits (polling, up to 20 s) until no job is due or running: what was queued has been done. */

@@ -18,7 +18,9 @@ export const TIP_JAR_URL = 'https://www.buymeacoffee.com/';
 export function Navbar() {
   const { data: session } = useSession();
   const { isModerator } = useModeratorAccess();
-  const { can } = useAccess();
+  const { access, can } = useAccess();
+  // A reader (issue 44) writes nothing: no Create a Blog, no AI Blog Generator. Everyone else sees the spec's menu.
+  const writes = access === null || can('blog:draft');
   const navigate = useNavigate();
   const loadAuth = useAuthClient();
   const [expanded, setExpanded] = useState(false);
@@ -78,9 +80,11 @@ export function Navbar() {
               ),
             )}
             <NavDropdown title="More" id="more-menu" renderMenuOnMount={Boolean(session)}>
-              <NavDropdown.Item as={Link} to="/create" eventKey="create">
-                Create a Blog
-              </NavDropdown.Item>
+              {writes && (
+                <NavDropdown.Item as={Link} to="/create" eventKey="create">
+                  Create a Blog
+                </NavDropdown.Item>
+              )}
               <NavDropdown.Item as={Link} to="/auth" eventKey="auth">
                 Login or Register
               </NavDropdown.Item>
@@ -92,9 +96,11 @@ export function Navbar() {
                   <NavDropdown.Item as={Link} to="/settings" eventKey="settings">
                     Settings
                   </NavDropdown.Item>
-                  <NavDropdown.Item as={Link} to="/ai" eventKey="ai">
-                    AI Blog Generator
-                  </NavDropdown.Item>
+                  {writes && (
+                    <NavDropdown.Item as={Link} to="/ai" eventKey="ai">
+                      AI Blog Generator
+                    </NavDropdown.Item>
+                  )}
                   <NavDropdown.Item as={Link} to={paths.drafts()} eventKey="drafts">
                     My Drafts
                   </NavDropdown.Item>

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import { messages } from '../../shared/messages';
 import { useSearchParams } from 'react-router';
 import { LoadingPage } from '../components/loading-page';
 import { AuthForm } from '../features/auth/components/auth-form';
@@ -8,6 +10,11 @@ import { useSession } from '../lib/session';
 import { paths } from '../../shared/paths';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
+
+const REFUSED_SIGN_UPS: Record<string, string> = {
+  REGISTRATION_CLOSED: messages.registrationClosed,
+  REGISTRATION_BY_INVITATION: messages.registrationByInvitation,
+};
 
 /**
  * /auth: the e-mailed links' pages (whoever is signed in), else the welcome screen for a
@@ -27,7 +34,18 @@ function AuthPage() {
   if (linkView && token) return <EmailLinkPage view={linkView} token={token} />;
   if (isPending && !loadedOnce) return <LoadingPage />;
   if (session) return <AuthWelcome email={session.user.email} />;
-  return <AuthForm />;
+  // A social provider's sign-up refused by the site's registration (issue 44) comes back here with its code.
+  const refused = REFUSED_SIGN_UPS[params.get('error') ?? ''];
+  return (
+    <>
+      {refused && (
+        <Alert variant="danger" className="mx-auto" style={{ maxWidth: 440 }}>
+          {refused}
+        </Alert>
+      )}
+      <AuthForm />
+    </>
+  );
 }
 
 export const authScreen: Screen = {

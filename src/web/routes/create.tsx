@@ -14,6 +14,8 @@ import { useBlogAutosave } from '../features/blogs/hooks/use-blog-autosave';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
 import { useLeaveGuard } from '../lib/use-leave-guard';
+import { useAccess } from '../lib/access';
+import { useSubmitBlogForReview } from '../features/blogs/api/submit-blog';
 
 function CreatePage() {
   return (
@@ -46,13 +48,26 @@ function CreateBlogForm({ author }: { author: string }) {
   const autosave = useBlogAutosave({ target: { kind: 'draft', draftId: null }, saved: { title: '', blog: '' }, onDraftCreated: showDraftUrl });
   useLeaveGuard(autosave.isDirty, LEAVE_GUARD_TEXTS);
 
+  // A contributor (issue 44) does not publish: Submit saves the draft and submits it for review.
+  const { can } = useAccess();
+  const reviewOnly = can('blog:submit') && !can('blog:publish');
+  const submitForReview = useSubmitBlogForReview();
+
   /** The spec's Submit: publishes (the autosaved draft, when there is one), 'Blog Created!', home. */
   const submit = async (values: BlogFormValues) => {
     const text = autosave.snapshot();
     const draftId = await autosave.flush();
-    if (draftId) await updateBlog.mutateAsync({ id: draftId, values: { ...values, status: 'published' } });
-    else await createBlog.mutateAsync(values);
+    const blog = draftId
+      ? await updateBlog.mutateAsync({ id: draftId, values: { ...values, status: reviewOnly ? 'draft' : 'published' } })
+      : await createBlog.mutateAsync(reviewOnly ? { ...values, status: 'draft' } : values);
+    if (reviewOnly) await submitForReview.mutateAsync(blog.id);
     autosave.markSaved(text, { stop: true });
+    // A contributor's blog, or an author's when the site reviews new blogs, waits for an editor.
+    if (blog.status === 'draft') {
+      await showDialog({ title: 'Success', message: messages.submittedForReview });
+      await navigate(paths.drafts());
+      return;
+    }
     await showDialog({ title: 'Success', message: messages.blogCreated });
     await navigate(paths.home());
   };
@@ -83,7 +98,7 @@ function CreateBlogForm({ author }: { author: string }) {
       author={author}
       submitLabel="Submit"
       onSubmit={submit}
-      scheduleAction={schedule}
+      scheduleAction={reviewOnly ? undefined : schedule}
       secondaryAction={{ label: DRAFT_TEXTS.saveDraft, onClick: saveDraft }}
       onChange={autosave.onChange}
       status={<AutosaveStatusText status={autosave.status} />}

@@ -13,6 +13,8 @@ import { useDialog } from '../components/message-dialog';
 import { RequireSession, type SignedInUser } from '../components/require-session';
 import type { BlogFormValues } from '../features/blogs/api/blog-form-data';
 import { useBlog } from '../features/blogs/api/get-blog';
+import { useSubmitBlogForReview } from '../features/blogs/api/submit-blog';
+import { useAccess } from '../lib/access';
 import { useUpdateBlog } from '../features/blogs/api/update-blog';
 import { AutosaveStatusText } from '../features/blogs/components/autosave-status';
 import { BlogForm } from '../features/blogs/components/blog-form';
@@ -35,11 +37,13 @@ function EditPage() {
 
 function EditBlog({ id, user }: { id: string; user: SignedInUser }) {
   const blog = useBlog(id);
+  const { can } = useAccess();
 
   if (blog.error instanceof ApiError && blog.error.status === 404) return <BlogNotFound />;
   if (blog.isPending) return <LoadingPage />;
   if (blog.isError) throw blog.error;
-  if (blog.data.userId !== user.id) {
+  // Editors and up (issue 44) edit anyone's blog; the server checks it again.
+  if (blog.data.userId !== user.id && !can('blog:editAny')) {
     return (
       <Alert variant="warning">
         <Alert.Heading as="h1" className="h4">You can only edit your own blogs</Alert.Heading>
@@ -48,7 +52,7 @@ function EditBlog({ id, user }: { id: string; user: SignedInUser }) {
       </Alert>
     );
   }
-  return <EditForm blog={blog.data} author={user.email} />;
+  return <EditForm blog={blog.data} author={blog.data.userId === user.id ? user.email : blog.data.author} />;
 }
 
 /** Which form is decided once: publishing a draft must not swap the form while its success popup shows. */
@@ -151,10 +155,26 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
   const publish = async (values: BlogFormValues) => {
     const text = autosave.snapshot();
     await autosave.flush();
-    await updateBlog.mutateAsync({ id: blog.id, values: { ...values, status: 'published' } });
+    const saved = await updateBlog.mutateAsync({ id: blog.id, values: { ...values, status: 'published' } });
     autosave.markSaved(text, { stop: true });
-    await showDialog({ title: 'Success', message: DRAFT_TEXTS.blogPublished });
-    await navigate(paths.home());
+    // When the site reviews new blogs (issue 44), an author's publish is a submission: the blog stays a draft.
+    const submitted = saved.status === 'draft';
+    await showDialog({ title: 'Success', message: submitted ? messages.submittedForReview : DRAFT_TEXTS.blogPublished });
+    await navigate(submitted ? paths.drafts() : paths.home());
+  };
+
+  // A contributor (issue 44) does not publish: the form's button saves the draft and submits it for review.
+  const { can } = useAccess();
+  const reviewOnly = can('blog:submit') && !can('blog:publish');
+  const submitBlog = useSubmitBlogForReview();
+  const submitForReview = async (values: BlogFormValues) => {
+    const text = autosave.snapshot();
+    await autosave.flush();
+    await updateBlog.mutateAsync({ id: blog.id, values: { ...values, status: 'draft' } });
+    await submitBlog.mutateAsync(blog.id);
+    autosave.markSaved(text, { stop: true });
+    await showDialog({ title: 'Success', message: messages.submittedForReview });
+    await navigate(paths.drafts());
   };
 
   const saveDraft = async (values: BlogFormValues) => {
@@ -202,10 +222,10 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
         initialValues={{ ...(formKey === 0 ? { title: blog.title, blog: blog.blog } : autosave.snapshot()), tags: blog.tags }}
         currentImageUrl={blog.imageUrl}
         removeImageControl={<RemoveImageButton blogId={blog.id} />}
-        submitLabel={DRAFT_TEXTS.publish}
-        onSubmit={publish}
+        submitLabel={reviewOnly ? messages.submitForReview : DRAFT_TEXTS.publish}
+        onSubmit={reviewOnly ? submitForReview : publish}
         secondaryAction={{ label: DRAFT_TEXTS.saveDraft, onClick: saveDraft }}
-        scheduleAction={schedule}
+        scheduleAction={reviewOnly ? undefined : schedule}
         onChange={autosave.onChange}
         status={<AutosaveStatusText status={autosave.status} />}
       />

@@ -18,6 +18,8 @@ import { SubscriptionList } from '../features/subscriptions/components/subscript
 import { LoadingPage } from '../components/loading-page';
 import { errorMessage } from '../lib/api-client';
 import { useSession } from '../lib/session';
+import { useAccess } from '../lib/access';
+import { messages } from '../../shared/messages';
 import { paths } from '../../shared/paths';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import type { Screen } from '../lib/screen';
@@ -43,6 +45,7 @@ function SettingsCard({ heading, headingId, children }: { heading: string; headi
 function Settings({ user }: { user: SignedInUser }) {
   const account = useAccount(user.id);
   const { data: session } = useSession();
+  const { access } = useAccess();
   return (
     <div className="mx-auto" style={{ maxWidth: 640 }}>
       <h1 className="h3 mb-4">Settings</h1>
@@ -57,6 +60,7 @@ function Settings({ user }: { user: SignedInUser }) {
             <Form.Label>Email</Form.Label>
             <Form.Control type="email" value={user.email} readOnly />
           </Form.Group>
+          {access?.role === 'owner' && <p className="mt-3 mb-0">{messages.youAreOwner}</p>}
         </Card.Body>
       </Card>
       <SettingsCard heading="Profile" headingId="profile-heading">

@@ -13,13 +13,14 @@ import { NewPasswordFields, type NewPasswordPair } from './auth-fields';
 import { ErrorNotice } from './form-notices';
 import { needsSecondStep, useSecondStep } from '../use-second-step';
 import { firstErrorPerField } from '../../../lib/field-errors';
+import { apiFetch } from '../../../lib/api-client';
 
 /*
  * The e-mailed links open these pages, and only their button spends the token: a mail scanner
  * that opens every link in a message signs nobody in and uses nothing up.
  */
 
-export const LINK_VIEWS = ['confirm_email', 'magic_link_confirm', 'update_password'] as const;
+export const LINK_VIEWS = ['confirm_email', 'magic_link_confirm', 'update_password', 'accept_invitation'] as const;
 export type LinkView = (typeof LINK_VIEWS)[number];
 
 export function EmailLinkPage({ view, token }: { view: LinkView; token: string }) {
@@ -28,6 +29,7 @@ export function EmailLinkPage({ view, token }: { view: LinkView; token: string }
       {view === 'confirm_email' && <ConfirmEmail token={token} />}
       {view === 'magic_link_confirm' && <MagicLinkConfirm token={token} />}
       {view === 'update_password' && <UpdatePassword token={token} />}
+      {view === 'accept_invitation' && <AcceptInvitation token={token} />}
     </div>
   );
 }
@@ -115,6 +117,50 @@ function UpdatePassword({ token }: { token: string }) {
           {action.pending ? authTexts.updatePassword.loading : authTexts.updatePassword.button}
         </Button>
         <ErrorWithLink error={action.error} to={paths.auth('forgotten_password')} label={authTexts.forgottenPassword.link} />
+      </Form>
+    </section>
+  );
+}
+
+/**
+ * An invitation (issue 44): the page shows the form; only its button spends the token (a POST that
+ * makes the account with the invitation's role), then signs in with the password just chosen.
+ */
+function AcceptInvitation({ token }: { token: string }) {
+  const action = useAuthAction();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<NewPasswordPair>({ newPassword: '', confirmPassword: '' });
+  const [errors, setErrors] = useState<Partial<NewPasswordPair>>({});
+  const set = (field: keyof NewPasswordPair) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = newPasswordPairSchema.safeParse(values);
+    if (!parsed.success) {
+      setErrors(firstErrorPerField<keyof NewPasswordPair>(parsed.error));
+      return;
+    }
+    setErrors({});
+    const result = await action.run(async ({ authClient, authCall }) => {
+      const { email } = await apiFetch<{ email: string }>('/api/invitations/accept', { method: 'POST', body: JSON.stringify({ token, password: values.newPassword }) });
+      return authCall(authClient.signIn.email({ email, password: values.newPassword }));
+    });
+    if (!result) return;
+    refreshSession(queryClient);
+    void navigate('/auth', { replace: true });
+  };
+
+  return (
+    <section aria-labelledby="link-heading">
+      <h1 id="link-heading" className="h3 mb-3">Accept your invitation</h1>
+      <p>Choose a password for your new account, then press the button. The link works once.</p>
+      <Form noValidate onSubmit={(event) => void submit(event)} aria-labelledby="link-heading">
+        <NewPasswordFields ids={{ newPassword: 'invitation-new', confirmPassword: 'invitation-confirm' }} values={values} onChange={set} errors={errors} />
+        <Button type="submit" className="w-100" disabled={action.pending}>
+          {action.pending ? messages.loading : 'Accept the invitation'}
+        </Button>
+        <ErrorNotice message={action.error} />
       </Form>
     </section>
   );
