@@ -8,8 +8,9 @@ import { recordAudit } from './audit-log.js';
 describe('the audit log', () => {
   const t = useTestApp({ SESSION_CACHE_SECONDS: '0' });
   const { owner, editor } = useSignedUpUsers(t, ['owner', 'editor']);
+  // The test app's own owner exists already: this one manages the site as an administrator.
   beforeAll(async () => {
-    await t.database.db.updateTable('user').set({ role: 'owner' }).where('id', '=', owner.id).execute();
+    await t.database.db.updateTable('user').set({ role: 'administrator' }).where('id', '=', owner.id).execute();
     await t.database.db.updateTable('user').set({ role: 'editor' }).where('id', '=', editor.id).execute();
   });
   const page = (user: TestUser | null, query = '') =>
