@@ -96,7 +96,7 @@ function CreateBlogForm({ author }: { author: string }) {
   return (
     <BlogForm
       author={author}
-      submitLabel="Submit"
+      submitLabel={reviewOnly ? messages.submitForReview : 'Submit'}
       onSubmit={submit}
       scheduleAction={reviewOnly ? undefined : schedule}
       secondaryAction={{ label: DRAFT_TEXTS.saveDraft, onClick: saveDraft }}

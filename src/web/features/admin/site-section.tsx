@@ -22,23 +22,24 @@ import { useSaveSiteSettings, useSiteSettings } from './api/site-settings';
 /** /admin's 'Site' section (issue 44): the site's name, look, links, and who may join. */
 export function SiteSection() {
   const { data, error, isPending } = useSiteSettings();
+  // Here, not in the form: a save's answer starts the form again, and its notice must outlive that.
+  const [saved, setSaved] = useState(false);
   return (
     <section id="site" aria-labelledby="site-heading" className="mb-5">
       <h2 id="site-heading" className="h4">Site</h2>
       {isPending && <p role="status">{messages.loading}</p>}
       {error && <Alert variant="danger">{errorMessage(error)}</Alert>}
       {/* Keyed by what was loaded, so a save's answer starts the form again from what is stored. */}
-      {data && <SiteSettingsForm key={JSON.stringify(data)} loaded={data} />}
+      {data && <SiteSettingsForm key={JSON.stringify(data)} loaded={data} saved={saved} setSaved={setSaved} />}
     </section>
   );
 }
 
-function SiteSettingsForm({ loaded }: { loaded: SiteSettingsAnswer }) {
+function SiteSettingsForm({ loaded, saved, setSaved }: { loaded: SiteSettingsAnswer; saved: boolean; setSaved: (saved: boolean) => void }) {
   const [settings, setSettings] = useState<SiteSettings>(loaded.settings);
   const [accent, setAccent] = useState(loaded.settings.accentColour ?? '');
   const [files, setFiles] = useState<Partial<Record<SiteImageKind, File>>>({});
   const [problem, setProblem] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
   const save = useSaveSiteSettings();
   const site = useSite();
   const updateSite = useUpdateSite();
@@ -102,13 +103,13 @@ function SiteSettingsForm({ loaded }: { loaded: SiteSettingsAnswer }) {
       </Form.Group>
       <ImageField kind="logo" url={loaded.logoUrl} onChoose={(file) => setFiles((current) => ({ ...current, logo: file }))} />
       <ImageField kind="icon" url={loaded.iconUrl} onChoose={(file) => setFiles((current) => ({ ...current, icon: file }))} />
-      <Form.Group className="mb-3" controlId="site-accent">
+      <Form.Group className="mb-3" controlId="site-accent-colour">
         <Form.Label>{LABELS.accentColour}</Form.Label>
         <div className="d-flex align-items-center gap-2">
-          <Form.Control value={accent} placeholder="#0d6efd" maxLength={7} aria-describedby="site-accent-help" onChange={(event) => setAccent(event.target.value)} style={{ maxWidth: '10rem' }} />
+          <Form.Control value={accent} placeholder="#0d6efd" maxLength={7} aria-describedby="site-accent-colour-help" onChange={(event) => setAccent(event.target.value)} style={{ maxWidth: '10rem' }} />
           {/^#[0-9a-f]{6}$/i.test(accent.trim()) && <span aria-hidden="true" className="border rounded d-inline-block" style={{ width: 32, height: 32, background: accent.trim() }} />}
         </div>
-        <Form.Text id="site-accent-help">A colour like #0d6efd, dark enough for white text on it (contrast 4.5:1); empty for the theme’s own.</Form.Text>
+        <Form.Text id="site-accent-colour-help">A colour like #0d6efd, dark enough for white text on it (contrast 4.5:1); empty for the theme’s own.</Form.Text>
       </Form.Group>
       <fieldset className="mb-3">
         <legend className="form-label fs-6">{LABELS.navigation}</legend>
