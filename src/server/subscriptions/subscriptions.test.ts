@@ -241,9 +241,10 @@ describe('the queue, for moderators', () => {
       expect((await retry(moderator, overview.failed[0]!.id)).statusCode).toBe(200);
       await t.settled();
       expect(sent.map((mail) => mail.to)).toEqual(['bounce@example.com']);
-      expect((await get(moderator)).json<QueueOverview>().counts).toMatchObject({ failed: 0, done: 1 });
+      // The mail is done now, beside what was done before it (the accounts' own events).
+      expect((await get(moderator)).json<QueueOverview>().counts).toMatchObject({ failed: 0, done: overview.counts.done + 1 });
       expect((await retry(moderator, overview.failed[0]!.id)).statusCode).toBe(404);
-      expect((await sql<{ payload: object }>`select payload from queued_jobs`.execute(t.database.db)).rows).toEqual([{ payload: {} }]);
+      expect((await sql<{ payload: object }>`select payload from queued_jobs where kind = 'mail'`.execute(t.database.db)).rows).toEqual([{ payload: {} }]);
     } finally {
       await t.close();
     }
