@@ -14,8 +14,9 @@ describe('people on /admin', () => {
   let author: TestUser;
 
   beforeAll(async () => {
-    await t.database.db.updateTable('user').set({ role: 'author' }).where('email', '=', TEST_OWNER_EMAIL).execute();
+    // Signed up while the test kit's owner holds the seat (so all four are authors), then handed over.
     [owner, admin, otherAdmin, author] = await Promise.all([signUpUser(t.app), signUpUser(t.app), signUpUser(t.app), signUpUser(t.app)]);
+    await t.database.db.updateTable('user').set({ role: 'author' }).where('email', '=', TEST_OWNER_EMAIL).execute();
     await t.database.db.updateTable('user').set({ role: 'owner' }).where('id', '=', owner!.id).execute();
     await t.database.db.updateTable('user').set({ role: 'administrator' }).where('id', 'in', [admin!.id, otherAdmin!.id]).execute();
   });

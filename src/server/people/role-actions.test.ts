@@ -16,9 +16,10 @@ describe('what each role may do, checked by the server on every request', () => 
   let victim: TestUser;
 
   beforeAll(async () => {
-    // The test kit's owner steps down, so that one of these signed-in accounts holds the seat.
-    await t.database.db.updateTable('user').set({ role: 'administrator' }).where('role', '=', 'owner').execute();
+    // Signed up while the test kit's owner holds the seat (so all are authors); then it steps down,
+    // so that one of these signed-in accounts holds it.
     const users = await Promise.all([...ROLES, 'victim'].map(() => signUpUser(t.app)));
+    await t.database.db.updateTable('user').set({ role: 'administrator' }).where('role', '=', 'owner').execute();
     for (const [index, role] of ROLES.entries()) {
       as[role] = users[index]!;
       await t.database.db.updateTable('user').set({ role }).where('id', '=', users[index]!.id).execute();
