@@ -1,10 +1,9 @@
-import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { inlineImageUploadedSchema } from '../../shared/inline-image-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
-import { INLINE_IMAGE_FORM_LIMITS, readInlineImageForm } from './inline-image-form.js';
+import { readOneImageForm, registerOneImageForm } from '../images/one-image-form.js';
 import { uploadInlineImage } from '../core/inline-images.js';
 import { rateLimitedUser } from '../http/signed-in.js';
 
@@ -17,7 +16,7 @@ const TOO_MANY_UPLOADS = 'You have uploaded many images in a short time. Please 
  * public changes until a blog that shows the image is saved, so nothing is invalidated here.
  */
 export const inlineImageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  await app.register(fastifyMultipart, { limits: INLINE_IMAGE_FORM_LIMITS, throwFileSizeLimit: true });
+  await registerOneImageForm(app);
 
   app.post(
     '/api/blog-images',
@@ -34,7 +33,7 @@ export const inlineImageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
     async (request, reply) => {
       const user = await rateLimitedUser(deps, request, 'inline-image:user', INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS);
       await deps.limiter.enforce(`inline-image:client:${clientKey(request.ip)}`, INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS);
-      const upload = await readInlineImageForm(request);
+      const upload = await readOneImageForm(request);
       const uploaded = await uploadInlineImage({ db: deps.db, storage: deps.storage, log: request.log }, user.id, upload);
       return reply.status(201).send(uploaded);
     },

@@ -16,7 +16,7 @@ import { recordAudit } from '../audit/audit-log.js';
 import { cachedAs, privateAnswer } from '../cache/route-caching.js';
 import { badRequest, notFound } from '../errors.js';
 import { roleGuard } from '../people/access.js';
-import { readSiteImageForm, registerSiteImageForm } from './site-image-form.js';
+import { readOneImageForm, registerOneImageForm } from '../images/one-image-form.js';
 import { iconFileUrl, iconPng, ICON_SIZES, isSiteImageKey, storeSiteImage, type IconSize } from './site-images.js';
 import { readSiteSettings } from './site-settings.js';
 
@@ -31,7 +31,7 @@ const SETTINGS_SAVED = [EVERYTHING_TAG, SITE_TAG] as const;
 export const siteSettingsAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const guard = roleGuard(deps, { site: 'manage' });
   app.addHook('onRequest', guard.requirePermission);
-  await registerSiteImageForm(app);
+  await registerOneImageForm(app);
 
   const answer = (settings: SiteSettings): SiteSettingsAnswer => ({
     settings,
@@ -94,7 +94,7 @@ export const siteSettingsAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
         },
       },
       async (request, reply) => {
-        const data = await readSiteImageForm(request);
+        const { data } = await readOneImageForm(request);
         const id = await storeSiteImage(deps.storage, kind, data);
         return reply.status(201).send({ id, url: kind === 'icon' ? iconFileUrl(id, 64) : deps.storage.publicUrl(id) });
       },

@@ -4,20 +4,22 @@ import { siteSettingsSchema, type SiteSettings } from '../../shared/site-setting
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 
+/** Every setting but the name as a fresh site has it: the spec's site (anyone signs up, as an author). */
+export const SETTINGS_DEFAULTS: Omit<SiteSettings, 'siteName'> = {
+  description: '',
+  logoImageId: null,
+  iconImageId: null,
+  accentColour: null,
+  navigation: [],
+  footerText: '',
+  defaultRole: 'author',
+  registration: 'open',
+  reviewNewBlogs: false,
+};
+
 /** What a fresh site reads before its owner saves anything: the configuration's seeds and the spec's defaults. */
 export function seededSettings(config: Config): SiteSettings {
-  return {
-    siteName: config.siteName,
-    description: '',
-    logoImageId: null,
-    iconImageId: null,
-    accentColour: null,
-    navigation: [],
-    footerText: '',
-    defaultRole: 'author',
-    registration: 'open',
-    reviewNewBlogs: false,
-  };
+  return { siteName: config.siteName, ...SETTINGS_DEFAULTS };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Role } from '../../shared/role-schema.js';
 import type { SiteSettings } from '../../shared/site-settings-schema.js';
+import { SETTINGS_DEFAULTS } from '../settings/site-settings.js';
 import { TEST_PUBLIC_URL, type TestApp } from './test-app.js';
 import type { TestUser } from './test-users.js';
 
@@ -12,15 +13,7 @@ export async function giveRole(t: TestApp, user: TestUser, role: Role): Promise<
 export function settingsWith(changes: Partial<SiteSettings> = {}): SiteSettings {
   return {
     siteName: 'Blogging Site',
-    description: '',
-    logoImageId: null,
-    iconImageId: null,
-    accentColour: null,
-    navigation: [],
-    footerText: '',
-    defaultRole: 'author',
-    registration: 'open',
-    reviewNewBlogs: false,
+    ...SETTINGS_DEFAULTS,
     ...changes,
   };
 }

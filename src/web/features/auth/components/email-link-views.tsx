@@ -85,22 +85,28 @@ function MagicLinkConfirm({ token }: { token: string }) {
   );
 }
 
+/** The two new-password fields: their values, their errors, and the check before a submit (true when both are right). */
+function useNewPasswordPair() {
+  const [values, setValues] = useState<NewPasswordPair>({ newPassword: '', confirmPassword: '' });
+  const [errors, setErrors] = useState<Partial<NewPasswordPair>>({});
+  const set = (field: keyof NewPasswordPair) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+  const check = () => {
+    const parsed = newPasswordPairSchema.safeParse(values);
+    setErrors(parsed.success ? {} : firstErrorPerField<keyof NewPasswordPair>(parsed.error));
+    return parsed.success;
+  };
+  return { values, errors, set, check };
+}
+
 function UpdatePassword({ token }: { token: string }) {
   const action = useAuthAction();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [values, setValues] = useState<NewPasswordPair>({ newPassword: '', confirmPassword: '' });
-  const [errors, setErrors] = useState<Partial<NewPasswordPair>>({});
-  const set = (field: keyof NewPasswordPair) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+  const { values, errors, set, check } = useNewPasswordPair();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = newPasswordPairSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(firstErrorPerField<keyof NewPasswordPair>(parsed.error));
-      return;
-    }
-    setErrors({});
+    if (!check()) return;
     const result = await action.run(({ authClient, authCall }) => authCall(authClient.resetPassword({ newPassword: values.newPassword, token })));
     if (!result) return;
     // The reset ended every session of the account, this browser's too.
@@ -130,18 +136,11 @@ function AcceptInvitation({ token }: { token: string }) {
   const action = useAuthAction();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [values, setValues] = useState<NewPasswordPair>({ newPassword: '', confirmPassword: '' });
-  const [errors, setErrors] = useState<Partial<NewPasswordPair>>({});
-  const set = (field: keyof NewPasswordPair) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+  const { values, errors, set, check } = useNewPasswordPair();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = newPasswordPairSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(firstErrorPerField<keyof NewPasswordPair>(parsed.error));
-      return;
-    }
-    setErrors({});
+    if (!check()) return;
     const result = await action.run(async ({ authClient, authCall }) => {
       const { email } = await apiFetch<{ email: string }>('/api/invitations/accept', { method: 'POST', body: JSON.stringify({ token, password: values.newPassword }) });
       return authCall(authClient.signIn.email({ email, password: values.newPassword }));
