@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import type { BlogAnalytics, SiteAnalytics } from '../../shared/analytics-schema.js';
@@ -5,6 +6,7 @@ import type { Blog } from '../../shared/blog-schema.js';
 import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { uniqueEmail, useSignedUpUsers, type TestUser } from '../testing/test-users.js';
+import { visitorHash } from './analytics-buffer.js';
 import { monthsAndDaysOf } from './analytics.repository.js';
 import { referrerHost, sourceOf } from './referrer-sources.js';
 
@@ -289,3 +291,13 @@ describe('where readers came from', () => {
 function sorted<T extends { source: string }>(list: readonly T[]): T[] {
   return [...list].sort((a, b) => a.source.localeCompare(b.source));
 }
+
+describe('a visitor’s hash', () => {
+  it('is the digest of the salt and each part in turn, as every process (and every earlier version) makes it', () => {
+    const parts = ['10.0.0.1', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0', 'example.com'];
+    const stepwise = createHash('sha256').update('the day’s salt');
+    for (const part of parts) stepwise.update('\0').update(part);
+    expect(visitorHash('the day’s salt', parts)).toBe(stepwise.digest('base64url').slice(0, 22));
+    expect(visitorHash('another day’s salt', parts)).not.toBe(visitorHash('the day’s salt', parts));
+  });
+});
