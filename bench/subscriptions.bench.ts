@@ -25,6 +25,7 @@ import { createBlogEvents } from '../src/server/core/blog-events.js';
 import { seedAuthor, seedSubscribers } from '../src/server/subscriptions/seed-subscribers.js';
 import { startSmtpServer } from '../src/server/testing/smtp-server.js';
 import { getBlog } from '../src/server/blogs/blogs.service.js';
+import { createSiteSettings } from '../src/server/settings/site-settings.js';
 
 const SUBSCRIBERS = Number(process.argv[2] ?? 10_000);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
@@ -71,7 +72,7 @@ async function main() {
     Array.from({ length: 4 }, async () => {
       while (next < subscriptions.length) {
         const subscription = subscriptions[next++]!;
-        await bareTransport.sendMail({ from: config.mail.from, ...newPostMail({ config, storage }, page, { ...subscription, author_email: 'author@example.test' }) });
+        await bareTransport.sendMail({ from: config.mail.from, ...newPostMail({ config, storage }, page, { ...subscription, author_email: 'author@example.test' }, config.siteName) });
       }
     }),
   );
@@ -83,7 +84,7 @@ async function main() {
   // Through the queue: the publish hook's job, its fan-out, then each message as a job.
   const transport = createMailer(config, silent);
   const queue = createJobQueue({ db: database.db, log: silent, pollMs: 1000 });
-  registerSubscriptionJobs(queue, createBlogEvents(queue), { db: database.db, storage, config, log: silent, send: sendRate(10_000_000), transport });
+  registerSubscriptionJobs(queue, createBlogEvents(queue), { db: database.db, storage, config, siteSettings: createSiteSettings({ db: database.db, config }), log: silent, send: sendRate(10_000_000), transport });
   memory = memorySampler();
   start = performance.now();
   await enqueueJob(database.db, blogPublishedJob(blog.id));
