@@ -75,6 +75,11 @@ test.describe('the owner’s seat', () => {
     await expect(owner.getByRole('heading', { level: 1, name: 'Site admin' })).toBeVisible();
     await expect(owner.getByLabel('Site name')).toHaveValue('Blogging Site');
     await expectNoAxeViolations(owner);
+    // By keyboard alone: from the first field, Tab goes through the form to Save.
+    const save = owner.getByRole('button', { name: 'Save' });
+    await owner.getByLabel('Site name').focus();
+    for (let presses = 0; presses < 40 && !(await save.evaluate((button) => button === document.activeElement)); presses++) await owner.keyboard.press('Tab');
+    await expect(save).toBeFocused();
 
     await owner.getByLabel('Site name').fill('Harbour Notes');
     await owner.getByLabel('Logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: await solidPng(240, 80, '#1f4e79') });
@@ -86,7 +91,8 @@ test.describe('the owner’s seat', () => {
     await owner.getByRole('button', { name: 'Add a link' }).click();
     await owner.getByLabel('Link 1 label').fill('Topics');
     await owner.getByLabel('Link 1 URL').fill('/tags');
-    await owner.getByRole('button', { name: 'Save' }).click();
+    await save.focus();
+    await owner.keyboard.press('Enter');
     await expect(owner.getByRole('status').filter({ hasText: 'The site’s settings are saved.' })).toBeVisible();
 
     // Every page, for every reader, from the next request on.
