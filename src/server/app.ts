@@ -159,7 +159,9 @@ export async function buildApp(options: BuildAppOptions) {
   let analytics: AnalyticsBuffer | null = null;
   if (config.analytics.enabled) {
     analytics = createAnalyticsBuffer({ db: database.db, siteHost: siteHostOf(config.publicUrl), flushMs: config.analytics.flushMs, log: app.log.child({ module: 'analytics' }) });
-    registerAnalyticsCounting(app, analytics, { siteHost: siteHostOf(config.publicUrl), now });
+    // The clock read for each counted request: Date.now, not a Date, unless a test set the time.
+    const testNow = options.now;
+    registerAnalyticsCounting(app, analytics, { siteHost: siteHostOf(config.publicUrl), clock: testNow ? () => testNow().getTime() : Date.now });
   }
   app.decorate('analytics', analytics);
 

@@ -9,8 +9,8 @@ import { dayOf } from './analytics.job.js';
  * answer's end on the socket itself, so a hit counts like a rendered page, and only a 200 (or a
  * 304 to a browser that already had the page) counts.
  */
-export function registerAnalyticsCounting(app: FastifyInstance, buffer: AnalyticsBuffer, options: { siteHost: string; now: () => Date }): void {
-  const today = todayOf(options.now);
+export function registerAnalyticsCounting(app: FastifyInstance, buffer: AnalyticsBuffer, options: { siteHost: string; clock: () => number }): void {
+  const today = todayOf(options.clock);
   app.addHook('onRequest', (request, reply, done) => {
     const counted = countedRequest(request, today, options.siteHost);
     if (counted) {
@@ -25,12 +25,12 @@ export function registerAnalyticsCounting(app: FastifyInstance, buffer: Analytic
 
 const DAY_MS = 86_400_000;
 
-/** Today's date (UTC, `YYYY-MM-DD`), formatted once a day instead of once a request. */
-function todayOf(now: () => Date): () => string {
+/** Today's date (UTC, `YYYY-MM-DD`), formatted once a day instead of once a request; `clock` answers ms since the epoch. */
+function todayOf(clock: () => number): () => string {
   let dayStart = Number.NaN;
   let day = '';
   return () => {
-    const time = now().getTime();
+    const time = clock();
     if (!(time >= dayStart && time < dayStart + DAY_MS)) {
       dayStart = time - (time % DAY_MS);
       day = dayOf(new Date(dayStart));

@@ -34,6 +34,7 @@ const FEEDS = new Set(['/rss.xml', '/atom.xml', '/feed.json']);
 /** Feedbin, Inoreader, Feedly and others: `…; 12 subscribers; …` (Feedly also sends `feed-id`, kept: one count per feed). */
 const SUBSCRIBERS = /(\d{1,9})\s+(?:subscribers|readers)\b/i;
 const UTM_MAX = 100;
+const NO_QUERY: Record<string, unknown> = {};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** isbot's verdict per user agent: its one large pattern runs once per browser, not once per view. */
@@ -55,8 +56,14 @@ function notToBeCounted(request: FastifyRequest): boolean {
   return purpose.includes('prefetch') || purpose.includes('prerender') || headers.dnt === '1' || headers['sec-gpc'] === '1';
 }
 
-function utm(params: URLSearchParams, name: string): string | null {
-  const value = params.get(name)?.trim().toLowerCase();
+/** A query parameter's first value, as Fastify parsed the query (a repeated name gives an array). */
+function first(value: unknown): string | undefined {
+  const one = Array.isArray(value) ? value[0] : value;
+  return typeof one === 'string' ? one : undefined;
+}
+
+function utm(query: Record<string, unknown>, name: string): string | null {
+  const value = first(query[name])?.trim().toLowerCase();
   return value ? value.slice(0, UTM_MAX) : null;
 }
 
@@ -89,12 +96,13 @@ export function countedRequest(request: FastifyRequest, today: () => string, sit
     };
   }
   if (userAgent === '' || isBotAgent(userAgent)) return null;
-  const params = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
-  const blogId = kind === 'blog' ? (params.get('id')?.toLowerCase() ?? '') : null;
+  // The query as Fastify parsed it for the route (a URLSearchParams per request cost more than the rest of this).
+  const query = queryAt === -1 ? NO_QUERY : (request.query as Record<string, unknown>);
+  const blogId = kind === 'blog' ? (first(query.id)?.toLowerCase() ?? '') : null;
   if (blogId !== null && !UUID.test(blogId)) return null;
   const host = referrerHost(request.headers.referer, siteHost);
-  const utmSource = utm(params, 'utm_source');
-  const utmMedium = utm(params, 'utm_medium');
+  const utmSource = utm(query, 'utm_source');
+  const utmMedium = utm(query, 'utm_medium');
   return {
     type: 'view',
     day,
@@ -106,6 +114,6 @@ export function countedRequest(request: FastifyRequest, today: () => string, sit
     source: sourceOf(host, { source: utmSource, medium: utmMedium }),
     utmSource,
     utmMedium,
-    utmCampaign: utm(params, 'utm_campaign'),
+    utmCampaign: utm(query, 'utm_campaign'),
   };
 }

@@ -31,6 +31,7 @@ export function referrerHost(referer: string | undefined, siteHost: string): str
 }
 
 export function sourceOf(host: string | null, utm: { source: string | null; medium: string | null }): AnalyticsSource {
+  if (host === null && utm.source === null && utm.medium === null) return 'direct';
   const medium = utm.medium?.toLowerCase() ?? '';
   const source = utm.source?.toLowerCase() ?? '';
   if (/^(e-?mail|newsletter)$/.test(medium) || /newsletter|e-?mail/.test(source)) return 'email';
