@@ -154,8 +154,7 @@ export async function buildApp(options: BuildAppOptions) {
   // gives V8's free pages back once requests stop for a few seconds.
   const idleReclaim = registerIdleReclaim(app);
   const now = options.now ?? (() => new Date());
-  // Before the response cache's hook, which answers a hit without running the hooks after it: a
-  // hit is counted too. Counting only holds the view in memory; the buffer writes in batches.
+  // Counting only holds the view in memory; the buffer writes in batches.
   let analytics: AnalyticsBuffer | null = null;
   if (config.analytics.enabled) {
     analytics = createAnalyticsBuffer({ db: database.db, siteHost: siteHostOf(config.publicUrl), flushMs: config.analytics.flushMs, log: app.log.child({ module: 'analytics' }) });

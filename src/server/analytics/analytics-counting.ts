@@ -4,20 +4,18 @@ import { countedRequest } from './counted-request.js';
 import { dayOf } from './analytics.job.js';
 
 /**
- * Counts views of public pages and fetches of feeds as they are answered. Registered before the
- * response cache's hook, which answers hits straight onto the socket: the count waits for the
- * answer's end on the socket itself, so a hit counts like a rendered page, and only a 200 (or a
- * 304 to a browser that already had the page) counts.
+ * Counts views of public pages and fetches of feeds once they are answered: a 200, or a 304 to a
+ * browser that already had the page. Fastify runs `onResponse` when the answer has gone, a
+ * response cache hit (answered straight onto the socket) included. Nothing is held per request
+ * until then: a request that is not counted costs a look at its status and path.
  */
 export function registerAnalyticsCounting(app: FastifyInstance, buffer: AnalyticsBuffer, options: { siteHost: string; clock: () => number }): void {
   const today = todayOf(options.clock);
-  app.addHook('onRequest', (request, reply, done) => {
-    const counted = countedRequest(request, today, options.siteHost);
-    if (counted) {
-      reply.raw.once('finish', () => {
-        const status = reply.raw.statusCode;
-        if (status === 200 || status === 304) buffer.record(counted);
-      });
+  app.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    if (status === 200 || status === 304) {
+      const counted = countedRequest(request, today, options.siteHost);
+      if (counted) buffer.record(counted);
     }
     done();
   });
