@@ -78,6 +78,7 @@ import { createSiteSettings, settingsChangedBy, type SiteSettingsAccess } from '
 import { siteFileRoutes, siteSettingsAdminRoutes } from './settings/settings.routes.js';
 import { siteInfoOf } from './settings/site-info.js';
 import { outgoingRequestGuard } from './http/public-address.js';
+import { trustedProxies } from './http/trusted-proxies.js';
 import { registerWebhookDelivery } from './webhooks/webhook-delivery.js';
 import { registerWebhookEvents } from './webhooks/webhook-events.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
@@ -131,7 +132,8 @@ export async function buildApp(options: BuildAppOptions) {
     logger: options.logger ?? loggerOptions(config),
     // A random id per request: on every log line of the request and in its answer's `x-request-id`.
     genReqId: () => randomUUID(),
-    trustProxy: config.trustProxy,
+    // A list of proxies is checked once per address, not once per request (http/trusted-proxies.ts).
+    trustProxy: Array.isArray(config.trustProxy) ? trustedProxies(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     // A client that trickles its request, or holds a connection open doing nothing, is cut off.
     requestTimeout: config.http.requestTimeoutMs,
