@@ -40,5 +40,6 @@ describe('trustedProxies: the TRUST_PROXY list with its verdicts kept', () => {
     for (let i = 0; i < 2_500; i++) expect(kept(`10.${i % 256}.${Math.floor(i / 256)}.1`, 0)).toBe(true);
     expect(kept('11.0.0.1', 0)).toBe(false);
     expect(kept('10.0.0.1', 3)).toBe(true);
+    expect(kept('11.0.0.1', 1)).toBe(false);
   });
 });
