@@ -28,35 +28,18 @@ export function visitorHash(salt: string, parts: readonly string[]): string {
   return hash('sha256', text, 'base64url').slice(0, 22);
 }
 
-/** A batch as the buffer holds it: rows already hashed, and counted requests whose day's salt was not yet in memory. */
-interface Held {
-  views: ViewRow[];
-  feeds: FeedFetchRow[];
-  unhashed: Counted[];
-}
-
-const emptyHeld = (): Held => ({ views: [], feeds: [], unhashed: [] });
-const heldCount = (held: Held) => held.views.length + held.feeds.length + held.unhashed.length;
-
 /**
  * The counted views of this process, held in memory and written in batches every few seconds and
  * at shutdown: counting adds no database write to any request, and a kill -9 loses at most the
  * views of the last `flushMs`. A flush that fails keeps its rows for the next one.
- *
- * A view is hashed when it is counted if its day's salt is in memory (the latest day a flush has
- * written), so what is held until the flush is the row alone, not the request's address and user
- * agent; a view of a day whose salt is not yet here (the first seconds of a day, or of the process)
- * is held as counted and hashed at the flush, which reads that salt.
  */
 export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: string; flushMs: number; log: FastifyBaseLogger }): AnalyticsBuffer {
-  let held = emptyHeld();
+  let held: Counted[] = [];
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<unknown> = Promise.resolve();
   // This process's copy of the salts it used: a view counted just before midnight and written just
   // after still hashes with its own day's salt once the roll-up has deleted it from the database.
   const salts = new Map<string, string>();
-  /** The salt views are hashed with as they are counted: the latest day's this process has read. */
-  let current: { day: string; salt: string } | undefined;
 
   async function saltFor(day: string): Promise<string> {
     let salt = salts.get(day);
@@ -64,61 +47,55 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
       salt = await saltOf(deps.db, day);
       salts.set(day, salt);
     }
-    if (!current || day > current.day) current = { day, salt };
     return salt;
   }
 
-  function hashInto(target: Held, counted: Counted, salt: string): void {
-    if (counted.type === 'feed') {
-      // The fetcher without its count: a reader service whose count changed is still one fetcher.
-      const visitor = visitorHash(salt, [counted.address, counted.service, deps.siteHost]);
-      target.feeds.push({ day: counted.day, fetcher: visitorHash(salt, [counted.service, deps.siteHost]), visitor, subscribers: counted.subscribers });
-    } else {
-      target.views.push({
-        day: counted.day,
-        kind: counted.kind,
-        blog_id: counted.blogId,
-        visitor: visitorHash(salt, [counted.address, counted.userAgent, deps.siteHost]),
-        referrer_host: counted.referrerHost,
-        source: counted.source,
-        utm_source: counted.utmSource,
-        utm_medium: counted.utmMedium,
-        utm_campaign: counted.utmCampaign,
-      });
-    }
-  }
-
-  async function write(batch: Held): Promise<{ views: number; feedFetches: number }> {
-    // The held requests' days' salts first (one or two days), then every row without waiting.
+  async function write(batch: Counted[]): Promise<{ views: number; feedFetches: number }> {
+    const views: ViewRow[] = [];
+    const feeds: FeedFetchRow[] = [];
+    // The batch's days' salts first (one or two days), then every row without waiting.
     const daySalts = new Map<string, string>();
-    for (const counted of batch.unhashed) if (!daySalts.has(counted.day)) daySalts.set(counted.day, await saltFor(counted.day));
-    for (const counted of batch.unhashed) hashInto(batch, counted, daySalts.get(counted.day)!);
-    batch.unhashed = [];
-    if (batch.views.length > 0) await insertViews(deps.db, batch.views);
-    if (batch.feeds.length > 0) await insertFeedFetches(deps.db, batch.feeds);
+    for (const counted of batch) if (!daySalts.has(counted.day)) daySalts.set(counted.day, await saltFor(counted.day));
+    for (const counted of batch) {
+      const salt = daySalts.get(counted.day)!;
+      if (counted.type === 'feed') {
+        // The fetcher without its count: a reader service whose count changed is still one fetcher.
+        const visitor = visitorHash(salt, [counted.address, counted.service, deps.siteHost]);
+        feeds.push({ day: counted.day, fetcher: visitorHash(salt, [counted.service, deps.siteHost]), visitor, subscribers: counted.subscribers });
+      } else {
+        const visitor = visitorHash(salt, [counted.address, counted.userAgent, deps.siteHost]);
+        views.push({
+          day: counted.day,
+          kind: counted.kind,
+          blog_id: counted.blogId,
+          visitor,
+          referrer_host: counted.referrerHost,
+          source: counted.source,
+          utm_source: counted.utmSource,
+          utm_medium: counted.utmMedium,
+          utm_campaign: counted.utmCampaign,
+        });
+      }
+    }
+    if (views.length > 0) await insertViews(deps.db, views);
+    if (feeds.length > 0) await insertFeedFetches(deps.db, feeds);
     // Today's salt and yesterday's (for views held across midnight) are all this process keeps.
     while (salts.size > 2) salts.delete([...salts.keys()].sort()[0]!);
-    return { views: batch.views.length, feedFetches: batch.feeds.length };
+    return { views: views.length, feedFetches: feeds.length };
   }
 
   function flush(): Promise<{ views: number; feedFetches: number }> {
     const run = chain.then(async () => {
       const batch = held;
-      held = emptyHeld();
-      if (heldCount(batch) === 0) return { views: 0, feedFetches: 0 };
+      held = [];
+      if (batch.length === 0) return { views: 0, feedFetches: 0 };
       try {
         const written = await write(batch);
         deps.log.info({ analytics: written }, 'analytics flushed');
         return written;
       } catch (err) {
-        deps.log.warn({ err, held: heldCount(batch) }, 'analytics flush failed; kept for the next');
-        // What this batch hashed stays hashed; each kind keeps at most twice FLUSH_AT.
-        const room = 2 * FLUSH_AT;
-        held = {
-          views: batch.views.concat(held.views).slice(0, room),
-          feeds: batch.feeds.concat(held.feeds).slice(0, room),
-          unhashed: batch.unhashed.concat(held.unhashed).slice(0, room),
-        };
+        deps.log.warn({ err, held: batch.length }, 'analytics flush failed; kept for the next');
+        held = batch.concat(held).slice(0, 2 * FLUSH_AT);
         return { views: 0, feedFetches: 0 };
       }
     });
@@ -128,14 +105,12 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
 
   return {
     record(counted) {
-      const count = heldCount(held);
-      if (count >= 2 * FLUSH_AT) return;
-      if (current && counted.day === current.day) hashInto(held, counted, current.salt);
-      else held.unhashed.push(counted);
-      if (count + 1 === FLUSH_AT) void flush();
+      if (held.length >= 2 * FLUSH_AT) return;
+      held.push(counted);
+      if (held.length === FLUSH_AT) void flush();
     },
     flush,
-    pending: () => heldCount(held),
+    pending: () => held.length,
     start() {
       timer ??= setInterval(() => void flush(), deps.flushMs);
       timer.unref();
