@@ -77,8 +77,12 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
         });
       }
     }
-    if (views.length > 0) await insertViews(deps.db, views);
-    if (feeds.length > 0) await insertFeedFetches(deps.db, feeds);
+    // One transaction for the batch's statements: a flush that fails part-way writes nothing, so
+    // keeping its rows for the next one counts none of them twice.
+    await deps.db.transaction().execute(async (trx) => {
+      if (views.length > 0) await insertViews(trx, views);
+      if (feeds.length > 0) await insertFeedFetches(trx, feeds);
+    });
     // Today's salt and yesterday's (for views held across midnight) are all this process keeps.
     while (salts.size > 2) salts.delete([...salts.keys()].sort()[0]!);
     return { views: views.length, feedFetches: feeds.length };

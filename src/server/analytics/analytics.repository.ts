@@ -30,8 +30,14 @@ export async function deleteSaltsBefore(db: Kysely<Database>, day: string): Prom
   return Number(result.numDeletedRows);
 }
 
-/** Rows per statement: a flush of many is a few bounded statements. */
-const CHUNK = 10_000;
+/**
+ * Rows per statement: their JSON text (about 200 bytes a view) stays under V8's large-object size
+ * (128 KB), so it dies young with the rest of the flush. A statement of 10,000 rows made a 2 MB
+ * string in the old generation every few seconds; in a profile of the home page under a crowd,
+ * the counting app's garbage collection was 55 % above the app's without counting, 25–40 % with
+ * 400-row statements.
+ */
+const CHUNK = 400;
 
 /**
  * Rows as one JSON parameter, read by Postgres into the table's row type: a batch is a statement

@@ -6,7 +6,7 @@ import type { Blog } from '../../shared/blog-schema.js';
 import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { uniqueEmail, useSignedUpUsers, type TestUser } from '../testing/test-users.js';
-import { visitorHash } from './analytics-buffer.js';
+import { createAnalyticsBuffer, visitorHash } from './analytics-buffer.js';
 import { monthsAndDaysOf } from './analytics.repository.js';
 import { referrerHost, sourceOf } from './referrer-sources.js';
 
@@ -227,6 +227,22 @@ describe('analytics: counted on the server', () => {
     await rollUp();
     // Past the window, 03-15 is closed: what is written for it after is not taken up again.
     expect((await topOf('2026-03-15', '2026-03-15'))[0]).toEqual({ id: second.id, title: 'Read later', views: 3, visitors: 3 });
+  });
+
+  it('a flush of many statements writes all of them or none, and a failed one is kept whole for the next', async () => {
+    const counted = (i: number, kind = 'home') =>
+      ({ type: 'view', day: '2026-04-01', kind, blogId: null, address: `10.4.${i >> 8}.${i & 255}`, userAgent: CHROME, referrerHost: null, source: 'direct', utmSource: null, utmMedium: null, utmCampaign: null }) as const;
+    const viewsOn = async () => Number((await t.database.db.selectFrom('analytics_views').select((eb) => eb.fn.countAll<string>().as('n')).where('day', '=', '2026-04-01').executeTakeFirstOrThrow()).n);
+    // A buffer of its own beside the app's: 1,000 views (several statements), the 901st one the table refuses.
+    const failing = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: t.app.log });
+    for (let i = 0; i < 1_000; i++) failing.record(i === 900 ? ({ ...counted(i), kind: 'nowhere' } as never) : counted(i));
+    expect(await failing.flush()).toEqual({ views: 0, feedFetches: 0 });
+    expect(await viewsOn()).toBe(0);
+    expect(failing.pending()).toBe(1_000);
+    const buffer = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: t.app.log });
+    for (let i = 0; i < 1_000; i++) buffer.record(counted(i));
+    expect(await buffer.flush()).toEqual({ views: 1_000, feedFetches: 0 });
+    expect(await viewsOn()).toBe(1_000);
   });
 });
 
