@@ -230,8 +230,8 @@ describe('analytics: counted on the server', () => {
   });
 
   it('a flush of many statements writes all of them or none, and a failed one is kept whole for the next', async () => {
-    const counted = (i: number, kind = 'home') =>
-      ({ type: 'view', day: '2026-04-01', kind, blogId: null, address: `10.4.${i >> 8}.${i & 255}`, userAgent: CHROME, referrerHost: null, source: 'direct', utmSource: null, utmMedium: null, utmCampaign: null }) as const;
+    const counted = (i: number) =>
+      ({ type: 'view', day: '2026-04-01', kind: 'home', blogId: null, address: `10.4.${i >> 8}.${i & 255}`, userAgent: CHROME, referrerHost: null, source: 'direct', utmSource: null, utmMedium: null, utmCampaign: null }) as const;
     const viewsOn = async () => Number((await t.database.db.selectFrom('analytics_views').select((eb) => eb.fn.countAll<string>().as('n')).where('day', '=', '2026-04-01').executeTakeFirstOrThrow()).n);
     // A buffer of its own beside the app's: 1,000 views (several statements), the 901st one the table refuses.
     const failing = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: t.app.log });

@@ -37,16 +37,20 @@ const UTM_MAX = 100;
 const NO_QUERY: Record<string, unknown> = {};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** isbot's verdict per user agent: its one large pattern runs once per browser, not once per view. */
-const botVerdicts = new Map<string, boolean>();
-function isBotAgent(userAgent: string): boolean {
-  let verdict = botVerdicts.get(userAgent);
-  if (verdict === undefined) {
-    verdict = isbot(userAgent);
-    if (botVerdicts.size >= 1_000) botVerdicts.clear();
-    botVerdicts.set(userAgent, verdict);
+/**
+ * isbot's verdict per user agent, its one large pattern run once per browser rather than once per
+ * view: a reader's user agent maps to one kept copy of itself (so the views held until the flush
+ * share it, instead of each holding the request's own), a robot's to null.
+ */
+const agents = new Map<string, string | null>();
+function browserAgent(userAgent: string): string | null {
+  let agent = agents.get(userAgent);
+  if (agent === undefined) {
+    agent = isbot(userAgent) ? null : userAgent;
+    if (agents.size >= 1_000) agents.clear();
+    agents.set(userAgent, agent);
   }
-  return verdict;
+  return agent;
 }
 
 /** Prefetches and prerenders (a browser guessing, not a reader reading), and readers who asked not to be counted. */
@@ -95,7 +99,8 @@ export function countedRequest(request: FastifyRequest, today: () => string, sit
       subscribers: reported ? Number(reported[1]) : null,
     };
   }
-  if (userAgent === '' || isBotAgent(userAgent)) return null;
+  const agent = userAgent === '' ? null : browserAgent(userAgent);
+  if (agent === null) return null;
   // The query as Fastify parsed it for the route (a URLSearchParams per request cost more than the rest of this).
   const query = queryAt === -1 ? NO_QUERY : (request.query as Record<string, unknown>);
   const blogId = kind === 'blog' ? (first(query.id)?.toLowerCase() ?? '') : null;
@@ -109,7 +114,7 @@ export function countedRequest(request: FastifyRequest, today: () => string, sit
     kind: kind!,
     blogId,
     address: request.ip,
-    userAgent,
+    userAgent: agent,
     referrerHost: host,
     source: sourceOf(host, { source: utmSource, medium: utmMedium }),
     utmSource,
