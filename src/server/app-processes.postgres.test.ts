@@ -49,6 +49,24 @@ async function signUp(url: string, prefix: string) {
   return { id: user.id, cookie: response.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ') };
 }
 
+/** Resolves once no queued blog event of `blogId` is left pending or running (up to 20 s). */
+async function untilBlogEventsRan(blogId: string) {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const left = async () =>
+      (
+        await client.query<{ n: number }>(
+          `select count(*)::int as n from queued_jobs where kind = 'blog-event' and state in ('pending', 'running') and payload->>'blogId' = $1`,
+          [blogId],
+        )
+      ).rows[0]!.n;
+    await expect.poll(left, { timeout: 20_000, interval: 20 }).toBe(0);
+  } finally {
+    await client.end();
+  }
+}
+
 // Runs in the `postgres` Vitest project only (see vitest.config.ts), where TEST_DATABASE_URL is set.
 describe('app processes on one Postgres', () => {
   let first: Awaited<ReturnType<typeof startAppProcess>>;
@@ -77,6 +95,10 @@ describe('app processes on one Postgres', () => {
     const created = await fetch(`${writer.url}/api/blogs`, { method: 'POST', headers: { origin: writer.url, cookie }, body: form });
     expect(created.status).toBe(201);
     const blog = (await created.json()) as Blog;
+    // The create's blog event, run by the writer's queue soon after, drops the blog's answers in
+    // every process (cache/blog-event-invalidation.ts): waited for here, so that it cannot land
+    // between the two reads below, which would then both miss.
+    await untilBlogEventsRan(blog.id);
 
     // The second process caches the anonymous answer, and keeps the list's public part for a
     // signed-in reader there, whose own vote is read fresh.
