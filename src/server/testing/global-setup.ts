@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -45,11 +45,18 @@ async function prepareShared() {
   await warmViteDependencies();
   const folder = mkdtempSync(path.join(os.tmpdir(), 'blog-test-template-'));
   const templatePath = path.join(folder, 'pglite.tar.gz');
-  const template = await openDatabase({ dataDir: folder, inMemory: true });
   // Before migrating, the cluster is what `npm run build` keeps for a first start; servers the
-  // tests start from source (`main.ts`) unpack it from beside the source.
+  // tests start from source (`main.ts`) unpack it from beside the source. Made by an earlier run
+  // (in `npm test`, the Vitest stage's, before the process tests' and Node 26's), it is loaded
+  // instead of running `initdb` again: about 1.2 s of CPU against 4–6 s.
   const emptyCluster = emptyClusterFile();
-  if (!existsSync(emptyCluster)) {
+  const made = existsSync(emptyCluster);
+  const template = await openDatabase({
+    dataDir: folder,
+    inMemory: true,
+    ...(made ? { loadDataDir: new Blob([readFileSync(emptyCluster)], { type: 'application/x-gzip' }) } : {}),
+  });
+  if (!made) {
     const temporary = `${emptyCluster}.${process.pid}.tmp`;
     writeFileSync(temporary, Buffer.from(await (await template.dump!()).arrayBuffer()));
     renameSync(temporary, emptyCluster);
