@@ -18,8 +18,8 @@ const common = {
   retry: process.env.CI ? 1 : 0,
 };
 
-const project = (name: string, include: string[], env: Record<string, string>, isolate = true): TestProjectInlineConfiguration => ({
-  test: { ...common, name, include, env, isolate },
+const project = (name: string, include: string[], env: Record<string, string>, isolate = true, globalSetup = common.globalSetup): TestProjectInlineConfiguration => ({
+  test: { ...common, name, include, env, isolate, globalSetup },
 });
 
 const projects =
@@ -29,7 +29,8 @@ const projects =
         // Files in a worker share its modules: the app's graph is imported once per worker, not per file.
         project('unit', files.inProcess, { TEST_DB_KIND: 'pglite' }, false),
         project('mocking', files.mocking, { TEST_DB_KIND: 'pglite' }),
-        project('processes', files.spawning, { TEST_DB_KIND: 'pglite' }),
+        // No test app here: only the empty cluster, not the migrated template and Vite's warm-up.
+        project('processes', files.spawning, { TEST_DB_KIND: 'pglite' }, true, ['src/server/testing/processes-setup.ts']),
         ...(postgresUrl
           ? [
               project('postgres', files.touchingSql.filter((file) => !files.mocking.includes(file)), { TEST_DB_KIND: 'postgres' }, false),

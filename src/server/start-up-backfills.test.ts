@@ -1,14 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { processUploadedImage } from './images/image-processing.js';
 import { createLocalImageStorage } from './storage/local-storage.js';
 import { newImageKey } from './storage/storage.js';
 import { solidPng } from './testing/image-fixtures.js';
-import { startHealthyServer } from './testing/server-process.js';
+import { freePort, startServer, waitForHealth } from './testing/server-process.js';
 
 // What a server does at start-up for a site an earlier version left (main.test.ts is the process
 // itself: start, SIGTERM, restart). About our code, not the runtime: these run on one Node.
@@ -23,45 +23,48 @@ async function siteWithUser(id: string) {
 }
 
 describe("at start-up, the server brings an earlier version's site up to date", () => {
-  it('gives images stored before variants existed their variants in the background after start-up', async () => {
-    // A site as it was before this feature: a blog whose image is one WebP and an image_key.
-    const { dataDir, database } = await siteWithUser('old-user');
-    const key = newImageKey('old.png', 'old-user');
-    const image = await processUploadedImage(await solidPng(1200, 600));
-    await createLocalImageStorage(path.join(dataDir, 'uploads')).put(key, image.data, image.contentType);
-    const { id } = await database.db
-      .insertInto('blogs')
-      .values({ user_id: 'old-user', title: 'Old blog', body: 'old', image_key: key })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await database.close();
+  // One site as an earlier version left it, for both tests, and one start: a blog whose image is one
+  // WebP and an image_key (from before variants), and one whose Markdown was never rendered.
+  let dataDir: string;
+  let port: number;
+  let server: ReturnType<typeof startServer>;
+  let imageBlogId: string;
+  const key = newImageKey('old.png', 'old-user');
+  beforeAll(async () => {
+    const site = await siteWithUser('old-user');
+    dataDir = site.dataDir;
+    try {
+      const image = await processUploadedImage(await solidPng(1200, 600));
+      await createLocalImageStorage(path.join(dataDir, 'uploads')).put(key, image.data, image.contentType);
+      imageBlogId = (await site.database.db.insertInto('blogs').values({ user_id: 'old-user', title: 'Old blog', body: 'old', image_key: key }).returning('id').executeTakeFirstOrThrow()).id;
+      await site.database.db.insertInto('blogs').values({ user_id: 'old-user', title: 'Old', body: 'Old *text*\nkept' }).execute();
+    } finally {
+      await site.database.close();
+    }
+    port = await freePort();
+    server = startServer({ PORT: String(port), DATA_DIR: dataDir }, { lifetime: 'file' });
+    await waitForHealth(port);
+  }, 120_000);
 
-    const { port, server } = await startHealthyServer({ DATA_DIR: dataDir });
+  it('gives images stored before variants existed their variants in the background after start-up', async () => {
     await expect
       .poll(
-        async () => ((await (await fetch(`http://127.0.0.1:${port}/api/blogs/${id}`)).json()) as { image: unknown }).image,
+        async () => ((await (await fetch(`http://127.0.0.1:${port}/api/blogs/${imageBlogId}`)).json()) as { image: unknown }).image,
         { timeout: 30_000, interval: 200 },
       )
       .toMatchObject({ url: `/uploads/${key}`, width: 1200, height: 600, srcset: expect.stringMatching(/480w, .*960w, .*1200w$/) });
     const og = await fetch(`http://127.0.0.1:${port}/uploads/${key.replace(/\.webp$/, '-og.webp')}`);
     expect(og.status).toBe(200);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
   }, 120_000);
 
+  // Reads the database, which the server holds while it runs: it stops the server, so it comes last.
   it('renders at start-up the blogs saved before Markdown was rendered on write', async () => {
-    const { dataDir, database: before } = await siteWithUser('old-author');
-    await before.db.insertInto('blogs').values({ user_id: 'old-author', title: 'Old', body: 'Old *text*\nkept' }).execute();
-    await before.close();
-
-    const { server } = await startHealthyServer({ DATA_DIR: dataDir });
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
 
     const after = await openDatabase({ dataDir });
-    const row = await after.db.selectFrom('blogs').select(['html', 'excerpt', 'reading_minutes']).executeTakeFirstOrThrow();
+    const row = await after.db.selectFrom('blogs').select(['html', 'excerpt', 'reading_minutes']).where('title', '=', 'Old').executeTakeFirstOrThrow();
     await after.close();
     expect(row).toEqual({ html: '<p>Old <em>text</em><br />\nkept</p>\n', excerpt: 'Old text kept', reading_minutes: 1 });
   }, 120_000);
-
 });

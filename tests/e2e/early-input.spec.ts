@@ -177,16 +177,17 @@ test.describe('a form filled as the page loads sends what was filled', () => {
       await again.page.close();
 
       // /following renders its forms once the session is known; the API's answers are stubbed, as
-      // in fediverse-following.spec.ts (no second site is reachable from this server).
-      const following = await openEarly(context, '/following', timing);
+      // in fediverse-following.spec.ts (no second site is reachable from this server). The stubs are
+      // the context's, in place before the page opens: routed on the page once it had committed,
+      // the Follow press once reached the real server (a flaky failure, 'No fediverse account').
       let followed: unknown = null;
       let fediverseReply: unknown = null;
-      await following.page.route('**/api/federation/following', (route) => {
+      await context.route('**/api/federation/following', (route) => {
         if (route.request().method() === 'GET') return route.fulfill({ json: { items: [] } });
         followed = route.request().postDataJSON();
         return route.fulfill({ json: { actorId: 'https://remote.example/users/ada', handle: 'ada@remote.example', name: 'Ada', state: 'accepted' } });
       });
-      await following.page.route('**/api/federation/timeline', (route) =>
+      await context.route('**/api/federation/timeline', (route) =>
         route.fulfill({
           json: {
             items: [
@@ -206,10 +207,11 @@ test.describe('a form filled as the page loads sends what was filled', () => {
           },
         }),
       );
-      await following.page.route('**/api/federation/replies', (route) => {
+      await context.route('**/api/federation/replies', (route) => {
         fediverseReply = route.request().postDataJSON();
         return route.fulfill({ json: { id: 'https://here.example/replies/1' } });
       });
+      const following = await openEarly(context, '/following', timing);
       await following.release();
       await following.page.getByLabel('Fediverse address').fill('@ada@remote.example');
       await following.page.getByRole('button', { name: 'Follow', exact: true }).click();

@@ -3,9 +3,8 @@ import { rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from '@playwright/test';
+import { e2eDataDir, e2eServerEnv, serverEntry } from '../../../scripts/e2e-server-env.mjs';
 import { readOutbox, type OutboxMail } from '../../../src/server/testing/outbox-reader';
-
-const root = path.resolve(import.meta.dirname, '../../..');
 
 export interface OwnServer {
   baseURL: string;
@@ -28,31 +27,17 @@ function freePort(): Promise<number> {
 /**
  * A built server of the spec's own, on a fresh data folder: for a spec that changes what every
  * page shows (the site's name, its colour, who may sign up), which the shared e2e server's other
- * specs must never see. Same settings as scripts/e2e-server.mjs, plus `env`.
+ * specs must never see. The shared server's settings (scripts/e2e-server-env.mjs) without its
+ * moderators and owner (the first account is the owner here), plus `env`.
  */
 export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
   const port = await freePort();
-  const dataDir = path.join(root, '.e2e-data', `own-${port}`);
+  const dataDir = e2eDataDir(`own-${port}`);
   rmSync(dataDir, { recursive: true, force: true });
   const baseURL = `http://localhost:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.resolve(root, process.env.BUILD_DIR ?? 'dist', 'server/main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [serverEntry], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: baseURL,
-      TRUST_PROXY: '127.0.0.1',
-      AUTH_REQUIRE_EMAIL_VERIFICATION: 'true',
-      LOG_LEVEL: 'warn',
-      AI_API_KEY: '',
-      SMTP_URL: '',
-      DATABASE_URL: '',
-      MODERATOR_EMAILS: '',
-      ...env,
-    },
+    env: { ...e2eServerEnv(port, dataDir), ...env },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await expect
