@@ -18,16 +18,14 @@
  * dropped), else a throwaway cluster is started and stopped. BENCH_APP_NODE_ARGS adds Node
  * options to the apps' processes (a profile: `--cpu-prof --cpu-prof-dir=profiles`).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { openDatabase } from '../src/server/db/database.js';
-import { migrateToLatest } from '../src/server/db/migrate.js';
-import { benchDatabase, builtAppEnv, builtServerEntry, freePort, start, stop, waitFor, type Cleanups } from './support/bench-processes.js';
+import { benchSite, builtServerEntry, freePort, start, startBuiltAppProcess, stop, waitFor, type Cleanups } from './support/bench-processes.js';
 
 const RATE = Number(process.env.BENCH_RATE ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -107,16 +105,7 @@ async function main() {
   const mainJs = builtServerEntry();
   const cleanups: Cleanups = [];
   try {
-    const databaseUrl = await benchDatabase('analytics_cost_bench', cleanups);
-    const database = await openDatabase({ databaseUrl, dataDir: os.tmpdir() });
-    cleanups.push(() => database.close());
-    await migrateToLatest(database.db);
-    const authorId = randomUUID();
-    const now = new Date();
-    await database.db
-      .insertInto('user')
-      .values({ id: authorId, name: 'bench', email: `bench-${authorId}@example.com`, emailVerified: true, image: null, createdAt: now, updatedAt: now })
-      .execute();
+    const { databaseUrl, database, authorId } = await benchSite('analytics_cost_bench', cleanups);
     await sql`
       insert into blogs (user_id, title, body, html, excerpt, reading_minutes, created_at, updated_at)
       select ${authorId}, 'Benchmark blog number ' || g, repeat('Some words. ', 50), '<p>' || repeat('Some words. ', 50) || '</p>',
@@ -127,20 +116,13 @@ async function main() {
     const postmaster = Number(readFileSync(path.join(dataDirectory.rows[0]!.data_directory, 'postmaster.pid'), 'utf8').split('\n')[0]);
     const apps: Record<'off' | 'off again' | 'on', { base: string; pid: number }> = {} as never;
     for (const mode of ['off', 'on', 'off again'] as const) {
-      const port = await freePort();
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'analytics-cost-'));
-      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-      const child = start(process.execPath, [...APP_NODE_ARGS, mainJs], {
-        ...builtAppEnv(port, dataDir, databaseUrl),
-        AI_API_KEY: '',
-        SMTP_URL: '',
-        TRUST_PROXY: '127.0.0.1',
-        RATE_LIMIT_SCALE: '1',
-        ANALYTICS: mode === 'on' ? 'true' : 'false',
-      });
-      cleanups.push(() => stop(child));
-      const base = `http://127.0.0.1:${port}`;
-      await waitFor(`${base}/api/health`);
+      const { base, child } = await startBuiltAppProcess(
+        mainJs,
+        databaseUrl,
+        cleanups,
+        { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_SCALE: '1', ANALYTICS: mode === 'on' ? 'true' : 'false' },
+        APP_NODE_ARGS,
+      );
       apps[mode] = { base, pid: child.pid! };
       if (APP_NODE_ARGS.length > 0) console.log(`The app with counting ${mode} is process ${child.pid}.`);
     }

@@ -19,7 +19,7 @@
  *   BENCH_ONLY=votes BENCH_APP_NODE_ARGS="--cpu-prof --cpu-prof-dir=profiles" BUILD_DIR=dist node --import tsx bench/throughput.bench.ts
  *   node --import tsx bench/support/profile-summary.ts profiles/*.cpuprofile
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -28,10 +28,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql, type Kysely } from 'kysely';
-import { openDatabase } from '../src/server/db/database.js';
-import { migrateToLatest } from '../src/server/db/migrate.js';
 import type { Database } from '../src/server/db/schema.js';
-import { benchDatabase, builtServerEntry, freePort, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
+import { benchSite, builtServerEntry, freePort, start, startBuiltApp, stop, waitFor } from './support/bench-processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 /** A target measured against the bare server is measured in rounds, the two alternating. */
@@ -146,16 +144,7 @@ async function main() {
   const mainJs = builtServerEntry();
   const cleanups: Array<() => Promise<void> | void> = [];
   try {
-    const databaseUrl = await benchDatabase('throughput_bench', cleanups);
-    const database = await openDatabase({ databaseUrl, dataDir: os.tmpdir() });
-    cleanups.push(() => database.close());
-    await migrateToLatest(database.db);
-    const authorId = randomUUID();
-    const now = new Date();
-    await database.db
-      .insertInto('user')
-      .values({ id: authorId, name: 'bench', email: `bench-${authorId}@example.com`, emailVerified: true, image: null, createdAt: now, updatedAt: now })
-      .execute();
+    const { databaseUrl, database, authorId } = await benchSite('throughput_bench', cleanups);
     await seed(database.db, 1, 10_000, authorId);
 
     const base = await startBuiltApp(

@@ -1,9 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '../../src/server/db/database.js';
+import { migrateToLatest } from '../../src/server/db/migrate.js';
 import { adminQuery, withDatabase } from '../../src/server/testing/postgres-admin.js';
 
 export const root = path.resolve(import.meta.dirname, '../..');
@@ -116,19 +118,42 @@ export function builtAppEnv(port: number, dataDir: string, databaseUrl: string):
 }
 
 export async function startBuiltApp(mainJs: string, databaseUrl: string, cleanups: Cleanups, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<string> {
+  return (await startBuiltAppProcess(mainJs, databaseUrl, cleanups, env, nodeArgs)).base;
+}
+
+/** `startBuiltApp`, answering its process too (for a bench that reads its CPU time). */
+export async function startBuiltAppProcess(mainJs: string, databaseUrl: string, cleanups: Cleanups, env: Record<string, string> = {}, nodeArgs: string[] = []) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-app-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const app = start(process.execPath, [...nodeArgs, mainJs], {
+  const child = start(process.execPath, [...nodeArgs, mainJs], {
     ...builtAppEnv(port, dataDir, databaseUrl),
     AI_API_KEY: '',
     SMTP_URL: '',
     ...env,
   });
-  cleanups.push(() => stop(app));
+  cleanups.push(() => stop(child));
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/api/health`);
-  return base;
+  return { base, child };
+}
+
+/**
+ * A fresh migrated database (`benchDatabase`) with one author in it, opened here for seeding: its
+ * URL (for the app), the handle (closed by the cleanups) and the author's id.
+ */
+export async function benchSite(prefix: string, cleanups: Cleanups) {
+  const databaseUrl = await benchDatabase(prefix, cleanups);
+  const database = await openDatabase({ databaseUrl, dataDir: os.tmpdir() });
+  cleanups.push(() => database.close());
+  await migrateToLatest(database.db);
+  const authorId = randomUUID();
+  const now = new Date();
+  await database.db
+    .insertInto('user')
+    .values({ id: authorId, name: 'bench', email: `bench-${authorId}@example.com`, emailVerified: true, image: null, createdAt: now, updatedAt: now })
+    .execute();
+  return { databaseUrl, database, authorId };
 }
 
 /** Starts the bare Fastify server (bench/support/bare-fastify.ts) in its own process; answers its base URL. */
