@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Blog, BlogPage } from '../shared/blog-schema.js';
-import { freePort, startServer, waitForHealth } from './testing/server-process.js';
+import { startPostgresAppProcess } from './testing/server-process.js';
 
 /**
  * Two app processes on the run's Postgres (`TEST_DATABASE_URL`), shared by this file's tests: each
@@ -18,25 +15,7 @@ import { freePort, startServer, waitForHealth } from './testing/server-process.j
  * pass it; the limits are not what this file is about); sessions remembered for 60 s, longer than
  * the file runs.
  */
-async function startAppProcess(secret: string) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const server = startServer(
-    {
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-process-')),
-      DATABASE_URL: process.env.TEST_DATABASE_URL!,
-      AUTH_SECRET: secret,
-      AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
-      RATE_LIMIT_SCALE: '100',
-      SESSION_CACHE_SECONDS: '60',
-    },
-    { lifetime: 'file' },
-  );
-  await waitForHealth(port);
-  return { port, server, url };
-}
+const startAppProcess = (secret: string) => startPostgresAppProcess(secret, { RATE_LIMIT_SCALE: '100', SESSION_CACHE_SECONDS: '60' }, { lifetime: 'file' });
 
 async function signUp(url: string, prefix: string) {
   const response = await fetch(`${url}/api/auth/sign-up/email`, {

@@ -166,20 +166,24 @@ export function slowContactPost(port: number) {
 /**
  * One app process on the run's Postgres (`TEST_DATABASE_URL`), answering once healthy: tests of
  * several processes sharing one database start each with the same `secret`, so a session made
- * through one is valid in the others. E-mail verification is off for quick sign-ups.
+ * through one is valid in the others. E-mail verification is off for quick sign-ups. `lifetime`
+ * as `startServer`'s: `'file'` for a process a file's tests share.
  */
-export async function startPostgresAppProcess(secret: string, env: Record<string, string> = {}) {
+export async function startPostgresAppProcess(secret: string, env: Record<string, string> = {}, options: { lifetime?: 'test' | 'file' } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = startServer({
-    PORT: String(port),
-    PUBLIC_URL: url,
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-process-')),
-    DATABASE_URL: process.env.TEST_DATABASE_URL!,
-    AUTH_SECRET: secret,
-    AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
-    ...env,
-  });
+  const server = startServer(
+    {
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-process-')),
+      DATABASE_URL: process.env.TEST_DATABASE_URL!,
+      AUTH_SECRET: secret,
+      AUTH_REQUIRE_EMAIL_VERIFICATION: 'false',
+      ...env,
+    },
+    options,
+  );
   await waitForHealth(port);
   return { port, server, url };
 }
