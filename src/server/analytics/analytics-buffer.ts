@@ -37,6 +37,8 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
   let held: Counted[] = [];
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<unknown> = Promise.resolve();
+  /** Counted requests refused since the last flush because the buffer was full: said in the log, not lost silently. */
+  let dropped = 0;
   // This process's copy of the salts it used: a view counted just before midnight and written just
   // after still hashes with its own day's salt once the roll-up has deleted it from the database.
   const salts = new Map<string, string>();
@@ -90,6 +92,10 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
 
   function flush(): Promise<{ views: number; feedFetches: number }> {
     const run = chain.then(async () => {
+      if (dropped > 0) {
+        deps.log.warn({ dropped }, 'analytics: counted requests dropped (more were held than twice the flush size; the database is behind)');
+        dropped = 0;
+      }
       const batch = held;
       held = [];
       if (batch.length === 0) return { views: 0, feedFetches: 0 };
@@ -109,7 +115,10 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
 
   return {
     record(counted) {
-      if (held.length >= 2 * FLUSH_AT) return;
+      if (held.length >= 2 * FLUSH_AT) {
+        dropped += 1;
+        return;
+      }
       held.push(counted);
       if (held.length === FLUSH_AT) void flush();
     },

@@ -244,6 +244,22 @@ describe('analytics: counted on the server', () => {
     expect(await buffer.flush()).toEqual({ views: 1_000, feedFetches: 0 });
     expect(await viewsOn()).toBe(1_000);
   });
+
+  it('a buffer that is full refuses further views and says how many in the log', { timeout: 60_000 }, async () => {
+    const log = { info: vi.fn(), warn: vi.fn() };
+    const buffer = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: log as never });
+    const counted = (i: number) =>
+      ({ type: 'view', day: '2026-04-02', kind: 'home', blogId: null, address: `10.5.${i >> 8}.${i & 255}`, userAgent: CHROME, referrerHost: null, source: 'direct', utmSource: null, utmMedium: null, utmCampaign: null }) as const;
+    // In one go, before any flush can take them: 40,000 held (twice the flush size), 25 refused.
+    for (let i = 0; i < 40_025; i++) buffer.record(counted(i));
+    expect(buffer.pending()).toBe(40_000);
+    await buffer.flush();
+    expect(log.warn).toHaveBeenCalledTimes(1);
+    expect(log.warn.mock.calls[0]![0]).toEqual({ dropped: 25 });
+    expect(buffer.pending()).toBe(0);
+    const written = await t.database.db.selectFrom('analytics_views').select((eb) => eb.fn.countAll<string>().as('n')).where('day', '=', '2026-04-02').executeTakeFirstOrThrow();
+    expect(Number(written.n)).toBe(40_000);
+  });
 });
 
 describe('analytics off (ANALYTICS=false)', () => {
