@@ -159,10 +159,11 @@ export async function buildApp(options: BuildAppOptions) {
   // Counting only holds the view in memory; the buffer writes in batches.
   let analytics: AnalyticsBuffer | null = null;
   if (config.analytics.enabled) {
-    analytics = createAnalyticsBuffer({ db: database.db, siteHost: siteHostOf(config.publicUrl), flushMs: config.analytics.flushMs, log: app.log.child({ module: 'analytics' }) });
+    const siteHost = siteHostOf(config.publicUrl);
+    analytics = createAnalyticsBuffer({ db: database.db, siteHost, flushMs: config.analytics.flushMs, log: app.log.child({ module: 'analytics' }) });
     // The clock read for each counted request: Date.now, not a Date, unless a test set the time.
     const testNow = options.now;
-    registerAnalyticsCounting(app, analytics, { siteHost: siteHostOf(config.publicUrl), clock: testNow ? () => testNow().getTime() : Date.now });
+    registerAnalyticsCounting(app, analytics, { siteHost, clock: testNow ? () => testNow().getTime() : Date.now });
   }
   app.decorate('analytics', analytics);
 

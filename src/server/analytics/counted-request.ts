@@ -34,7 +34,6 @@ const FEEDS = new Set(['/rss.xml', '/atom.xml', '/feed.json']);
 /** Feedbin, Inoreader, Feedly and others: `…; 12 subscribers; …` (Feedly also sends `feed-id`, kept: one count per feed). */
 const SUBSCRIBERS = /(\d{1,9})\s+(?:subscribers|readers)\b/i;
 const UTM_MAX = 100;
-const NO_QUERY: Record<string, unknown> = {};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -102,7 +101,7 @@ export function countedRequest(request: FastifyRequest, today: () => string, sit
   const agent = userAgent === '' ? null : browserAgent(userAgent);
   if (agent === null) return null;
   // The query as Fastify parsed it for the route (a URLSearchParams per request cost more than the rest of this).
-  const query = queryAt === -1 ? NO_QUERY : (request.query as Record<string, unknown>);
+  const query = request.query as Record<string, unknown>;
   const blogId = kind === 'blog' ? (first(query.id)?.toLowerCase() ?? '') : null;
   if (blogId !== null && !UUID.test(blogId)) return null;
   const host = referrerHost(request.headers.referer, siteHost);
