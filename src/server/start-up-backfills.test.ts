@@ -8,7 +8,7 @@ import { processUploadedImage } from './images/image-processing.js';
 import { createLocalImageStorage } from './storage/local-storage.js';
 import { newImageKey } from './storage/storage.js';
 import { solidPng } from './testing/image-fixtures.js';
-import { freePort, startServer, waitForHealth } from './testing/server-process.js';
+import { startHealthyServer } from './testing/server-process.js';
 
 // What a server does at start-up for a site an earlier version left (main.test.ts is the process
 // itself: start, SIGTERM, restart). About our code, not the runtime: these run on one Node.
@@ -27,7 +27,7 @@ describe("at start-up, the server brings an earlier version's site up to date", 
   // WebP and an image_key (from before variants), and one whose Markdown was never rendered.
   let dataDir: string;
   let port: number;
-  let server: ReturnType<typeof startServer>;
+  let server: Awaited<ReturnType<typeof startHealthyServer>>['server'];
   let imageBlogId: string;
   const key = newImageKey('old.png', 'old-user');
   beforeAll(async () => {
@@ -41,9 +41,7 @@ describe("at start-up, the server brings an earlier version's site up to date", 
     } finally {
       await site.database.close();
     }
-    port = await freePort();
-    server = startServer({ PORT: String(port), DATA_DIR: dataDir }, { lifetime: 'file' });
-    await waitForHealth(port);
+    ({ port, server } = await startHealthyServer({ DATA_DIR: dataDir }, undefined, { lifetime: 'file' }));
   }, 120_000);
 
   it('gives images stored before variants existed their variants in the background after start-up', async () => {

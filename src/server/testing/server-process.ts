@@ -140,11 +140,11 @@ function healthOnce(port: number): Promise<{ status: number; body: string }> {
 
 /**
  * Starts `main.ts` on a free port with `env` and waits until it answers its health check. Without
- * a DATA_DIR in `env` it gets a new one, named after `dataDirPrefix`.
+ * a DATA_DIR in `env` it gets a new one, named after `dataDirPrefix`. `lifetime` as `startServer`'s.
  */
-export async function startHealthyServer(env: Record<string, string> = {}, dataDirPrefix = 'blog-main-') {
+export async function startHealthyServer(env: Record<string, string> = {}, dataDirPrefix = 'blog-main-', options: { lifetime?: 'test' | 'file' } = {}) {
   const port = await freePort();
-  const server = startServer({ PORT: String(port), DATA_DIR: env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), dataDirPrefix)), ...env });
+  const server = startServer({ PORT: String(port), DATA_DIR: env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), dataDirPrefix)), ...env }, options);
   await waitForHealth(port);
   return { port, server };
 }
