@@ -19,13 +19,14 @@
  * options to the apps' processes (a profile: `--cpu-prof --cpu-prof-dir=profiles`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { benchSite, builtServerEntry, freePort, start, startBuiltAppProcess, stop, waitFor, type Cleanups } from './support/bench-processes.js';
+import { cpuMs, postgresMs, postmasterOf } from './support/process-cpu.js';
 
 const RATE = Number(process.env.BENCH_RATE ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -33,32 +34,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Node options for both apps' processes, for example a profile: `--cpu-prof --cpu-prof-dir=profiles` (a file each, named by its process id). */
 const APP_NODE_ARGS = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-/** `/proc`'s clock ticks (USER_HZ, 100 a second on Linux). */
-const TICK_MS = 10;
-
-/** User plus system CPU time of a process, in ms (`/proc/<pid>/stat`, fields 14 and 15). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
-
-/** The CPU time of this cluster's postmaster and every process it started (only its own: other clusters may run beside it). */
-function postgresMs(postmaster: number): number {
-  let total = cpuMs(postmaster);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === postmaster) total += cpuMs(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
-
 function crowdAddress(): string {
   const b = randomBytes(3);
   return `10.${b[0]}.${b[1]}.${b[2]}`;
@@ -112,8 +87,7 @@ async function main() {
              left(repeat('Some words. ', 50), 200), 1, now() - g * interval '1 minute', now() - g * interval '1 minute'
       from generate_series(1, 1000) as g`.execute(database.db);
 
-    const dataDirectory = await sql<{ data_directory: string }>`show data_directory`.execute(database.db);
-    const postmaster = Number(readFileSync(path.join(dataDirectory.rows[0]!.data_directory, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const postmaster = await postmasterOf(database.db);
     const apps: Record<'off' | 'off again' | 'on', { base: string; pid: number }> = {} as never;
     for (const mode of ['off', 'on', 'off again'] as const) {
       const { base, child } = await startBuiltAppProcess(
@@ -153,7 +127,7 @@ async function main() {
         console.log(`round ${i + 1} ${figure.name}: ${figure.requests} requests, ${figure.appUs.toFixed(1)} µs CPU a request${figure.name === 'on' ? `, Postgres ${figure.postgresUs.toFixed(1)} µs` : ''}`);
       }
     }
-    const views = await sql<{ n: number }>`select count(*)::int as n from analytics_views`.execute(database.db);
+    const views = await sql<{ n: number }>`select coalesce(sum(cardinality(visitors)), 0)::int as n from analytics_view_groups`.execute(database.db);
     const summary = (name: Name) => ({ app: median(figures[name].map((f) => f.appUs)), postgres: median(figures[name].map((f) => f.postgresUs)) });
     const [b, off, offAgain, on] = [summary('bare'), summary('off'), summary('off again'), summary('on')];
     console.log('\n| server | app CPU µs a request (median) | Postgres CPU µs a request |\n|---|---|---|');

@@ -2,11 +2,13 @@ import { hash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { Counted } from './counted-request.js';
-import { insertFeedFetches, insertViews, saltOf, type FeedFetchRow, type ViewRow } from './analytics.repository.js';
+import type { Counted, CountedView } from './counted-request.js';
+import { insertFeedFetches, insertViewGroups, saltOf, type FeedFetchRow, type ViewGroupRow } from './analytics.repository.js';
 
 /** Beyond this many counted requests in memory a flush starts at once; twice this, new ones are dropped. */
 const FLUSH_AT = 20_000;
+/** The most views in one written group: its visitors' array text (33 characters a view) stays under a statement's text. */
+const GROUP_VIEWS = 2_500;
 
 export interface AnalyticsBuffer {
   /** Keeps a counted request in memory (no database work in the request). */
@@ -22,10 +24,24 @@ export interface AnalyticsBuffer {
 
 /** A visitor: the day's salt, the address, the user agent and the site, hashed; none of them can be read back. */
 export function visitorHash(salt: string, parts: readonly string[]): string {
+  return digest(salt, parts, 'base64url').slice(0, 22);
+}
+
+/** A view's visitor as a group holds it: the first 16 bytes of the same digest, in hex (Postgres reads it as a uuid). */
+export function visitorId(salt: string, parts: readonly string[]): string {
+  return digest(salt, parts, 'hex').slice(0, 32);
+}
+
+function digest(salt: string, parts: readonly string[], encoding: 'base64url' | 'hex'): string {
   // One call over the joined text: the same digest as hashing the salt and each part in turn.
   let text = salt;
   for (const part of parts) text += `\0${part}`;
-  return hash('sha256', text, 'base64url').slice(0, 22);
+  return hash('sha256', text, encoding);
+}
+
+/** A view group's key: everything of a view but its visitor (`\x01` for none, which no value holds). */
+function groupKey(view: CountedView): string {
+  return `${view.day}\0${view.kind}\0${view.blogId ?? '\x01'}\0${view.referrerHost ?? '\x01'}\0${view.source}\0${view.utmSource ?? '\x01'}\0${view.utmMedium ?? '\x01'}\0${view.utmCampaign ?? '\x01'}`;
 }
 
 /**
@@ -53,8 +69,12 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
   }
 
   async function write(batch: Counted[]): Promise<{ views: number; feedFetches: number }> {
-    const views: ViewRow[] = [];
+    // The views as groups of the same day, page, blog and origin, each with its views' visitors
+    // (a row per view was most of what counting cost the database); a large group is split.
+    const groups = new Map<string, { view: CountedView; visitors: string[] }>();
+    const rows: ViewGroupRow[] = [];
     const feeds: FeedFetchRow[] = [];
+    let views = 0;
     // The batch's days' salts first (one or two days), then every row without waiting.
     const daySalts = new Map<string, string>();
     for (const counted of batch) if (!daySalts.has(counted.day)) daySalts.set(counted.day, await saltFor(counted.day));
@@ -64,30 +84,31 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
         // The fetcher without its count: a reader service whose count changed is still one fetcher.
         const visitor = visitorHash(salt, [counted.address, counted.service, deps.siteHost]);
         feeds.push({ day: counted.day, fetcher: visitorHash(salt, [counted.service, deps.siteHost]), visitor, subscribers: counted.subscribers });
-      } else {
-        const visitor = visitorHash(salt, [counted.address, counted.userAgent, deps.siteHost]);
-        views.push({
-          day: counted.day,
-          kind: counted.kind,
-          blog_id: counted.blogId,
-          visitor,
-          referrer_host: counted.referrerHost,
-          source: counted.source,
-          utm_source: counted.utmSource,
-          utm_medium: counted.utmMedium,
-          utm_campaign: counted.utmCampaign,
-        });
+        continue;
+      }
+      const key = groupKey(counted);
+      let group = groups.get(key);
+      if (group === undefined) {
+        group = { view: counted, visitors: [] };
+        groups.set(key, group);
+      }
+      group.visitors.push(visitorId(salt, [counted.address, counted.userAgent, deps.siteHost]));
+      views += 1;
+      if (group.visitors.length === GROUP_VIEWS) {
+        rows.push(groupRow(group.view, group.visitors));
+        group.visitors = [];
       }
     }
+    for (const group of groups.values()) if (group.visitors.length > 0) rows.push(groupRow(group.view, group.visitors));
     // One transaction for the batch's statements: a flush that fails part-way writes nothing, so
     // keeping its rows for the next one counts none of them twice.
     await deps.db.transaction().execute(async (trx) => {
-      if (views.length > 0) await insertViews(trx, views);
+      if (rows.length > 0) await insertViewGroups(trx, rows);
       if (feeds.length > 0) await insertFeedFetches(trx, feeds);
     });
     // Today's salt and yesterday's (for views held across midnight) are all this process keeps.
     while (salts.size > 2) salts.delete([...salts.keys()].sort()[0]!);
-    return { views: views.length, feedFetches: feeds.length };
+    return { views, feedFetches: feeds.length };
   }
 
   function flush(): Promise<{ views: number; feedFetches: number }> {
@@ -133,5 +154,19 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
       timer = undefined;
       await flush();
     },
+  };
+}
+
+function groupRow(view: CountedView, visitors: readonly string[]): ViewGroupRow {
+  return {
+    day: view.day,
+    kind: view.kind,
+    blog_id: view.blogId,
+    referrer_host: view.referrerHost,
+    source: view.source,
+    utm_source: view.utmSource,
+    utm_medium: view.utmMedium,
+    utm_campaign: view.utmCampaign,
+    visitors: `{${visitors.join(',')}}`,
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { addDays } from '../../shared/analytics-schema.js';
-import type { AnalyticsDimension, AnalyticsFeedFetchTable, AnalyticsViewTable, Database } from '../db/schema.js';
+import type { AnalyticsDimension, AnalyticsFeedFetchTable, AnalyticsViewGroupTable, Database } from '../db/schema.js';
 
 /** The site's row in the daily tables (a key column cannot be null). */
 export const SITE = '';
@@ -9,8 +9,8 @@ export const SITE = '';
 const dayText = sql<string>`to_char(day, 'YYYY-MM-DD')`;
 const firstOfMonth = (day: string) => `${day.slice(0, 7)}-01`;
 
-/** A counted view as the buffer writes it. */
-export type ViewRow = Insertable<AnalyticsViewTable>;
+/** A flush's views of one day, page, blog and origin, as the buffer writes them: `visitors` is Postgres's array text of their visitors, one per view. */
+export type ViewGroupRow = Insertable<AnalyticsViewGroupTable>;
 /** A counted feed fetch as the buffer writes it. */
 export type FeedFetchRow = Insertable<AnalyticsFeedFetchTable>;
 
@@ -31,32 +31,43 @@ export async function deleteSaltsBefore(db: Kysely<Database>, day: string): Prom
 }
 
 /**
- * Rows per statement: their JSON text (about 200 bytes a view) stays under V8's large-object size
- * (128 KB), so it dies young with the rest of the flush. A statement of 10,000 rows made a 2 MB
- * string in the old generation every few seconds; in a profile of the home page under a crowd,
- * the counting app's garbage collection was 55 % above the app's without counting, 25–40 % with
- * 400-row statements.
+ * The most JSON text per statement (characters): under V8's large-object size (128 KB), so the
+ * text dies young with the rest of the flush. A statement of 10,000 views made a 2 MB string in
+ * the old generation every few seconds; in a profile of the home page under a crowd, the counting
+ * app's garbage collection was 55 % above the app's without counting (docs/analytics.md).
  */
-const CHUNK = 400;
+const STATEMENT_TEXT = 100_000;
 
 /**
- * Rows as one JSON parameter, read by Postgres into the table's row type: a batch is a statement
- * of one parameter however many rows it holds, and turning it into text is V8's own
- * `JSON.stringify`. (An array per column cost the app 40 µs per view in `pg`'s escaping of each
- * element, measured by CPU time under a crowd of new visitors: docs/analytics.md.)
+ * Rows as one JSON parameter per statement, read by Postgres into the table's row type (a view
+ * group's `visitors` through `uuid[]`'s own input): a statement has one parameter however many
+ * rows it holds, and turning them into text is V8's own `JSON.stringify`. (An array per column
+ * cost the app 40 µs per view in `pg`'s escaping of each element, measured by CPU time under a
+ * crowd of new visitors: docs/analytics.md.)
  */
-async function insertRows<Row>(db: Kysely<Database>, table: 'analytics_views' | 'analytics_feed_fetches', columns: ReadonlyArray<keyof Row & string>, rows: readonly Row[]) {
+async function insertRows<Row>(db: Kysely<Database>, table: 'analytics_view_groups' | 'analytics_feed_fetches', columns: ReadonlyArray<keyof Row & string>, rows: readonly Row[]) {
   const names = sql.join(columns.map((name) => sql.ref(name)));
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = JSON.stringify(rows.slice(i, i + CHUNK));
-    await sql`insert into ${sql.table(table)} (${names}) select ${names} from json_populate_recordset(null::${sql.table(table)}, ${chunk}::json)`.execute(db);
+  let texts: string[] = [];
+  let length = 0;
+  const send = async () => {
+    const json = `[${texts.join(',')}]`;
+    texts = [];
+    length = 0;
+    await sql`insert into ${sql.table(table)} (${names}) select ${names} from json_populate_recordset(null::${sql.table(table)}, ${json}::json)`.execute(db);
+  };
+  for (const row of rows) {
+    const text = JSON.stringify(row);
+    if (length + text.length > STATEMENT_TEXT && texts.length > 0) await send();
+    texts.push(text);
+    length += text.length + 1;
   }
+  if (texts.length > 0) await send();
 }
 
-const VIEW_COLUMNS: ReadonlyArray<keyof ViewRow & string> = ['day', 'kind', 'blog_id', 'visitor', 'referrer_host', 'source', 'utm_source', 'utm_medium', 'utm_campaign'];
+const VIEW_GROUP_COLUMNS: ReadonlyArray<keyof ViewGroupRow & string> = ['day', 'kind', 'blog_id', 'referrer_host', 'source', 'utm_source', 'utm_medium', 'utm_campaign', 'visitors'];
 const FEED_FETCH_COLUMNS: ReadonlyArray<keyof FeedFetchRow & string> = ['day', 'fetcher', 'visitor', 'subscribers'];
 
-export const insertViews = (db: Kysely<Database>, rows: readonly ViewRow[]) => insertRows(db, 'analytics_views', VIEW_COLUMNS, rows);
+export const insertViewGroups = (db: Kysely<Database>, rows: readonly ViewGroupRow[]) => insertRows(db, 'analytics_view_groups', VIEW_GROUP_COLUMNS, rows);
 export const insertFeedFetches = (db: Kysely<Database>, rows: readonly FeedFetchRow[]) => insertRows(db, 'analytics_feed_fetches', FEED_FETCH_COLUMNS, rows);
 
 const DIMENSIONS: ReadonlyArray<[AnalyticsDimension, 'referrer_host' | 'source' | 'utm_source' | 'utm_medium' | 'utm_campaign']> = [
@@ -80,14 +91,15 @@ export async function rollUp(db: Kysely<Database>, { today, keepFrom, lateFrom =
     // One roll-up at a time (two processes' jobs could otherwise interleave their deletes and inserts).
     await sql`lock table analytics_daily in exclusive mode`.execute(trx);
     const last = await trx.selectFrom('analytics_daily').select(sql<string | null>`to_char(max(day), 'YYYY-MM-DD')`.as('day')).executeTakeFirst();
-    const firstRaw = await trx.selectFrom('analytics_views').select(sql<string | null>`to_char(min(day), 'YYYY-MM-DD')`.as('day')).executeTakeFirst();
+    const firstRaw = await trx.selectFrom('analytics_view_groups').select(sql<string | null>`to_char(min(day), 'YYYY-MM-DD')`.as('day')).executeTakeFirst();
     let from = last?.day ?? firstRaw?.day ?? today;
     if (from > lateFrom) from = lateFrom;
     if (from < keepFrom) from = keepFrom;
     if (from > today) from = today;
     await trx.deleteFrom('analytics_daily').where('day', '>=', from).execute();
-    // One scan of the raw rows for the site's figures and every blog's (grouping sets): the site's
-    // rows are those grouped without the blog; a view of no blog (home, a tag) counts for the site only.
+    // One scan of the raw views (each group's visitors, one per view) for the site's figures and
+    // every blog's (grouping sets): the site's rows are those grouped without the blog; a view of
+    // no blog (home, a tag) counts for the site only.
     // Every day from `from` on is written again, so each running total starts from the blog's last
     // one before `from` and the later days' totals follow whatever an earlier day became.
     await sql`
@@ -97,7 +109,7 @@ export async function rollUp(db: Kysely<Database>, { today, keepFrom, lateFrom =
              coalesce(before.total_visitors, 0) + sum(r.visitors) over running
       from (
         select case when grouping(blog_id) = 1 then ${SITE} else blog_id end as blog_id, day, count(*) as views, count(distinct visitor) as visitors
-        from analytics_views where day >= ${from}
+        from analytics_view_groups g cross join lateral unnest(g.visitors) as visitor where day >= ${from}
         group by grouping sets ((day), (day, blog_id))
         having grouping(blog_id) = 1 or blog_id is not null
       ) r
@@ -110,8 +122,8 @@ export async function rollUp(db: Kysely<Database>, { today, keepFrom, lateFrom =
     const dimensions = sql.join(DIMENSIONS.map(([dimension, column]) => sql`(${dimension}, v.${sql.ref(column)})`));
     await sql`
       insert into analytics_daily_sources (blog_id, dimension, day, value, views)
-      select case when grouping(blog_id) = 1 then ${SITE} else blog_id end, dimension, day, value, count(*)
-      from analytics_views v cross join lateral (values ${dimensions}) as d(dimension, value)
+      select case when grouping(blog_id) = 1 then ${SITE} else blog_id end, dimension, day, value, sum(cardinality(v.visitors))
+      from analytics_view_groups v cross join lateral (values ${dimensions}) as d(dimension, value)
       where v.day >= ${from} and d.value is not null
       group by grouping sets ((day, dimension, value), (day, blog_id, dimension, value))
       having grouping(blog_id) = 1 or blog_id is not null
@@ -154,7 +166,7 @@ export async function snapshotReaders(db: Kysely<Database>, today: string): Prom
 
 /** Raw rows older than the kept days go; the daily figures stay. */
 export async function pruneRaw(db: Kysely<Database>, keepFrom: string): Promise<number> {
-  const views = await db.deleteFrom('analytics_views').where('day', '<', keepFrom).executeTakeFirst();
+  const views = await db.deleteFrom('analytics_view_groups').where('day', '<', keepFrom).executeTakeFirst();
   const feeds = await db.deleteFrom('analytics_feed_fetches').where('day', '<', keepFrom).executeTakeFirst();
   return Number(views.numDeletedRows) + Number(feeds.numDeletedRows);
 }

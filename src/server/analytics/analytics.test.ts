@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import type { BlogAnalytics, SiteAnalytics } from '../../shared/analytics-schema.js';
 import type { Blog } from '../../shared/blog-schema.js';
+import type { Database } from '../db/schema.js';
 import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
 import { postBlog } from '../testing/test-blogs.js';
 import { uniqueEmail, useSignedUpUsers, type TestUser } from '../testing/test-users.js';
-import { createAnalyticsBuffer, visitorHash } from './analytics-buffer.js';
+import * as viewGroups from '../db/migrations/2026-12-06-01-analytics-view-groups.js';
+import { createAnalyticsBuffer, visitorHash, visitorId } from './analytics-buffer.js';
 import { monthsAndDaysOf } from './analytics.repository.js';
 import { referrerHost, sourceOf } from './referrer-sources.js';
 
@@ -33,8 +35,9 @@ describe('analytics: counted on the server', () => {
     await t.app.analytics!.flush();
     expect(await t.app.jobs.runNow('analytics-rollup')).toMatchObject({ status: 'done' });
   };
-  const countRows = async (table: 'analytics_views' | 'analytics_feed_fetches' | 'analytics_salts') =>
+  const countRows = async (table: 'analytics_feed_fetches' | 'analytics_salts') =>
     Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+  const rawViews = (day?: string) => rawViewsOf(t.database.db, day);
 
   it('a scripted sequence: two visitors, a returning one, a bot, DNT, a cache hit, a prefetch, HEAD and a feed reader', { timeout: 120_000 }, async () => {
     blog = await postBlog(t.app, users.author, { title: 'Counted without a cookie', blog: 'Words worth reading.' });
@@ -44,7 +47,7 @@ describe('analytics: counted on the server', () => {
     expect(first.headers['x-cache']).toBe('miss');
     // Counted in memory: no database write in the request.
     await vi.waitFor(() => expect(t.app.analytics!.pending()).toBe(1));
-    expect(await countRows('analytics_views')).toBe(0);
+    expect(await rawViews()).toBe(0);
     expect((await view(`${page}&utm_source=newsletter&utm_medium=email&utm_campaign=spring`, { 'user-agent': FIREFOX }, '10.0.0.2')).statusCode).toBe(200);
     // The first visitor comes back: answered from the response cache, and counted.
     const returning = await view(page, { 'user-agent': CHROME }, '10.0.0.1');
@@ -66,10 +69,10 @@ describe('analytics: counted on the server', () => {
     expect((await view('/feed.json', { 'user-agent': FIREFOX }, '10.0.0.2')).statusCode).toBe(200);
 
     // Four views and three feed fetches held (or, on a very slow run, some already flushed by the timer).
-    await vi.waitFor(async () => expect(t.app.analytics!.pending() + (await countRows('analytics_views')) + (await countRows('analytics_feed_fetches'))).toBe(7));
+    await vi.waitFor(async () => expect(t.app.analytics!.pending() + (await rawViews()) + (await countRows('analytics_feed_fetches'))).toBe(7));
     await rollUp();
-    expect(await countRows('analytics_views')).toBe(4);
-    const raw = await t.database.db.selectFrom('analytics_views').selectAll().execute();
+    expect(await rawViews()).toBe(4);
+    const raw = await t.database.db.selectFrom('analytics_view_groups').selectAll().execute();
     // Neither the address nor the user agent is stored anywhere in a row.
     expect(JSON.stringify(raw)).not.toMatch(/10\.0\.0|Chrome|Firefox|Mozilla/);
 
@@ -106,7 +109,7 @@ describe('analytics: counted on the server', () => {
     expect((await view(`/viewBlog?id=${blog.id}`, { 'user-agent': CHROME }, '10.0.0.1')).statusCode).toBe(200);
     await t.app.analytics!.flush();
     expect(await saltsOn()).toEqual(['2026-03-10', '2026-03-11']);
-    const visitorsOn = async (day: string) => (await t.database.db.selectFrom('analytics_views').select('visitor').where('blog_id', '=', blog.id).where('day', '=', day).execute()).map((row) => row.visitor);
+    const visitorsOn = async (day: string) => (await sql<{ visitor: string }>`select unnest(visitors)::text as visitor from analytics_view_groups where blog_id = ${blog.id} and day = ${day}`.execute(t.database.db)).rows.map((row) => row.visitor);
     const [today] = await visitorsOn('2026-03-11');
     // The same address and browser as yesterday's first visitor, a hash nobody can match to it.
     expect(today).toBeDefined();
@@ -124,7 +127,7 @@ describe('analytics: counted on the server', () => {
     clock = new Date('2026-03-14T09:00:00Z');
     await rollUp();
     // Kept: the three days before today (03-11 onwards); 03-10's four views went.
-    expect(await countRows('analytics_views')).toBe(1);
+    expect(await rawViews()).toBe(1);
     expect(await countRows('analytics_feed_fetches')).toBe(0);
     const range = `/api/analytics/site?from=2026-03-10&to=2026-03-14`;
     const after = await api<SiteAnalytics>(range, users.moderator);
@@ -232,17 +235,24 @@ describe('analytics: counted on the server', () => {
   it('a flush of many statements writes all of them or none, and a failed one is kept whole for the next', async () => {
     const counted = (i: number) =>
       ({ type: 'view', day: '2026-04-01', kind: 'home', blogId: null, address: `10.4.${i >> 8}.${i & 255}`, userAgent: CHROME, referrerHost: null, source: 'direct', utmSource: null, utmMedium: null, utmCampaign: null }) as const;
-    const viewsOn = async () => Number((await t.database.db.selectFrom('analytics_views').select((eb) => eb.fn.countAll<string>().as('n')).where('day', '=', '2026-04-01').executeTakeFirstOrThrow()).n);
-    // A buffer of its own beside the app's: 1,000 views (several statements), the 901st one the table refuses.
+    const viewsOn = () => rawViews('2026-04-01');
+    // A buffer of its own beside the app's: 6,000 views (groups of at most 2,500, a statement each),
+    // one of them a page kind the table refuses, in the last statement.
     const failing = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: t.app.log });
-    for (let i = 0; i < 1_000; i++) failing.record(i === 900 ? ({ ...counted(i), kind: 'nowhere' } as never) : counted(i));
+    for (let i = 0; i < 6_000; i++) failing.record(i === 5_400 ? ({ ...counted(i), kind: 'nowhere' } as never) : counted(i));
     expect(await failing.flush()).toEqual({ views: 0, feedFetches: 0 });
     expect(await viewsOn()).toBe(0);
-    expect(failing.pending()).toBe(1_000);
+    expect(failing.pending()).toBe(6_000);
     const buffer = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: t.app.log });
-    for (let i = 0; i < 1_000; i++) buffer.record(counted(i));
-    expect(await buffer.flush()).toEqual({ views: 1_000, feedFetches: 0 });
-    expect(await viewsOn()).toBe(1_000);
+    for (let i = 0; i < 6_000; i++) buffer.record(counted(i));
+    // A view of the same page by a visitor already counted: a second element, not a second visitor.
+    buffer.record(counted(0));
+    expect(await buffer.flush()).toEqual({ views: 6_001, feedFetches: 0 });
+    expect(await viewsOn()).toBe(6_001);
+    const groups = await sql<{ views: number }>`select cardinality(visitors) as views from analytics_view_groups where day = '2026-04-01' order by 1 desc`.execute(t.database.db);
+    expect(groups.rows).toEqual([{ views: 2_500 }, { views: 2_500 }, { views: 1_001 }]);
+    const visitors = await sql<{ n: number }>`select count(distinct v)::int as n from analytics_view_groups, unnest(visitors) v where day = '2026-04-01'`.execute(t.database.db);
+    expect(visitors.rows).toEqual([{ n: 6_000 }]);
   });
 
   it('a buffer that is full refuses further views and says how many in the log', { timeout: 60_000 }, async () => {
@@ -257,8 +267,7 @@ describe('analytics: counted on the server', () => {
     expect(log.warn).toHaveBeenCalledTimes(1);
     expect(log.warn.mock.calls[0]![0]).toEqual({ dropped: 25 });
     expect(buffer.pending()).toBe(0);
-    const written = await t.database.db.selectFrom('analytics_views').select((eb) => eb.fn.countAll<string>().as('n')).where('day', '=', '2026-04-02').executeTakeFirstOrThrow();
-    expect(Number(written.n)).toBe(40_000);
+    expect(await rawViews('2026-04-02')).toBe(40_000);
   });
 });
 
@@ -270,7 +279,7 @@ describe('analytics off (ANALYTICS=false)', () => {
       expect((await t.app.inject({ method: 'GET', url: '/', headers: { 'user-agent': CHROME }, remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
       expect((await t.app.inject({ method: 'GET', url: '/rss.xml', headers: { 'user-agent': 'Feedly/1.0 (+http://www.feedly.com/fetcher.html; 12 subscribers; )' } })).statusCode).toBe(200);
       expect(t.app.jobs.stats().map((job) => job.name)).not.toContain('analytics-rollup');
-      expect(await t.database.db.selectFrom('analytics_views').selectAll().execute()).toEqual([]);
+      expect(await t.database.db.selectFrom('analytics_view_groups').selectAll().execute()).toEqual([]);
       expect(await t.database.db.selectFrom('analytics_feed_fetches').selectAll().execute()).toEqual([]);
     } finally {
       await t.close();
@@ -320,6 +329,16 @@ describe('where readers came from', () => {
   });
 });
 
+/** Raw views written (of one day, or all): each group's visitors, one per view. */
+async function rawViewsOf(db: Kysely<Database>, day?: string): Promise<number> {
+  const views = await db
+    .selectFrom('analytics_view_groups')
+    .select(sql<string>`coalesce(sum(cardinality(visitors)), 0)`.as('n'))
+    .$if(day !== undefined, (query) => query.where('day', '=', day!))
+    .executeTakeFirstOrThrow();
+  return Number(views.n);
+}
+
 function sorted<T extends { source: string }>(list: readonly T[]): T[] {
   return [...list].sort((a, b) => a.source.localeCompare(b.source));
 }
@@ -331,5 +350,53 @@ describe('a visitor’s hash', () => {
     for (const part of parts) stepwise.update('\0').update(part);
     expect(visitorHash('the day’s salt', parts)).toBe(stepwise.digest('base64url').slice(0, 22));
     expect(visitorHash('another day’s salt', parts)).not.toBe(visitorHash('the day’s salt', parts));
+    // A view's visitor is the first 16 bytes of the same digest.
+    const digest = createHash('sha256').update(['the day’s salt', ...parts].join('\0')).digest();
+    expect(visitorId('the day’s salt', parts)).toBe(digest.subarray(0, 16).toString('hex'));
+  });
+});
+
+describe('the migration to view groups (2026-12-06-01)', () => {
+  const t = useTestApp();
+
+  it('moves every raw view of an earlier version into groups, each visitor the same 16 bytes a view of today gets', async () => {
+    const db = t.database.db;
+    // The database as it was before 2026-12-06-01, with raw views in it: a row per view, its visitor the hash's text.
+    await viewGroups.down(db);
+    const salt = 'an earlier day’s salt';
+    const visitor = (address: string) => [address, CHROME, 'localhost'];
+    const old = (day: string, address: string, blogId: string | null, referrer: string | null) => ({
+      day,
+      kind: blogId ? 'blog' : 'home',
+      blog_id: blogId,
+      visitor: visitorHash(salt, visitor(address)),
+      referrer_host: referrer,
+      source: referrer ? 'search' : 'direct',
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: referrer ? null : 'spring',
+    });
+    const blogId = '6b0f8d6e-1c4e-4b7a-9a57-0d1f2c3b4a59';
+    const rows = [
+      old('2026-05-01', '10.7.0.1', blogId, 'google.com'),
+      old('2026-05-01', '10.7.0.2', blogId, 'google.com'),
+      old('2026-05-01', '10.7.0.1', blogId, 'google.com'),
+      old('2026-05-01', '10.7.0.1', null, null),
+      old('2026-05-02', '10.7.0.3', blogId, null),
+    ];
+    await sql`insert into analytics_views select * from json_populate_recordset(null::analytics_views, ${JSON.stringify(rows)}::json)`.execute(db);
+
+    await viewGroups.up(db);
+    const groups = await sql<{ day: string; kind: string; blog_id: string | null; referrer_host: string | null; source: string; utm_campaign: string | null; visitors: string }>`
+      select to_char(day, 'YYYY-MM-DD') as day, kind, blog_id, referrer_host, source, utm_campaign, array_to_string(visitors, ',') as visitors
+      from analytics_view_groups order by day, kind, blog_id`.execute(db);
+    const id = (address: string) => visitorId(salt, visitor(address)).replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
+    expect(groups.rows.map((group) => ({ ...group, visitors: group.visitors.split(',').sort() }))).toEqual([
+      { day: '2026-05-01', kind: 'blog', blog_id: blogId, referrer_host: 'google.com', source: 'search', utm_campaign: null, visitors: [id('10.7.0.1'), id('10.7.0.1'), id('10.7.0.2')].sort() },
+      { day: '2026-05-01', kind: 'home', blog_id: null, referrer_host: null, source: 'direct', utm_campaign: 'spring', visitors: [id('10.7.0.1')] },
+      { day: '2026-05-02', kind: 'blog', blog_id: blogId, referrer_host: null, source: 'direct', utm_campaign: 'spring', visitors: [id('10.7.0.3')] },
+    ]);
+    expect(await rawViewsOf(db)).toBe(5);
+    expect(await sql`select * from information_schema.tables where table_name = 'analytics_views'`.execute(db).then((result) => result.rows)).toEqual([]);
   });
 });

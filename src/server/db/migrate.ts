@@ -30,6 +30,7 @@ import * as roles from './migrations/2026-11-29-01-roles.js';
 import * as siteSettingsAndAudit from './migrations/2026-11-29-02-site-settings-and-audit.js';
 import * as webhooks from './migrations/2026-11-29-03-webhooks.js';
 import * as invitations from './migrations/2026-11-29-04-invitations.js';
+import * as analyticsViewGroups from './migrations/2026-12-06-01-analytics-view-groups.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-02-site-settings-and-audit': siteSettingsAndAudit,
   '2026-11-29-03-webhooks': webhooks,
   '2026-11-29-04-invitations': invitations,
+  '2026-12-06-01-analytics-view-groups': analyticsViewGroups,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -379,17 +379,22 @@ export interface AnalyticsSaltTable {
 
 export type AnalyticsPageKind = 'home' | 'blog' | 'author' | 'tag' | 'search';
 
-/** One counted view of a public page: its day, never its time or its reader's path (migration 2026-11-28-05). */
-export interface AnalyticsViewTable {
+/**
+ * Counted views of a public page that share their day, page, blog and where they came from, as one
+ * flush wrote them: `visitors` holds each view's visitor (16 bytes of its hash, as a uuid), so its
+ * length is their views. A day, never a time or a reader's path (migration 2026-12-06-01).
+ */
+export interface AnalyticsViewGroupTable {
   day: ColumnType<string, string, string>;
   kind: AnalyticsPageKind;
   blog_id: string | null;
-  visitor: string;
   referrer_host: string | null;
   source: string;
   utm_source: string | null;
   utm_medium: string | null;
   utm_campaign: string | null;
+  /** Written as Postgres's array text (`{…,…}`), read as the uuids' text. */
+  visitors: ColumnType<string[], string, string>;
 }
 
 /** One fetch of a feed: the reader service's hash, the fetching client's, and the subscribers it reported. */
@@ -548,7 +553,7 @@ export interface Database {
   federation_posts: FederationPostTable;
   federation_likes: FederationLikeTable;
   analytics_salts: AnalyticsSaltTable;
-  analytics_views: AnalyticsViewTable;
+  analytics_view_groups: AnalyticsViewGroupTable;
   analytics_feed_fetches: AnalyticsFeedFetchTable;
   analytics_daily: AnalyticsDailyTable;
   analytics_daily_sources: AnalyticsDailySourceTable;
