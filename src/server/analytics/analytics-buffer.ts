@@ -39,6 +39,19 @@ function digest(salt: string, parts: readonly string[], encoding: 'base64url' | 
   return hash('sha256', text, encoding);
 }
 
+function sameGroup(a: CountedView, b: CountedView): boolean {
+  return (
+    a.day === b.day &&
+    a.kind === b.kind &&
+    a.blogId === b.blogId &&
+    a.referrerHost === b.referrerHost &&
+    a.source === b.source &&
+    a.utmSource === b.utmSource &&
+    a.utmMedium === b.utmMedium &&
+    a.utmCampaign === b.utmCampaign
+  );
+}
+
 /** A view group's key: everything of a view but its visitor (`\x01` for none, which no value holds). */
 function groupKey(view: CountedView): string {
   return `${view.day}\0${view.kind}\0${view.blogId ?? '\x01'}\0${view.referrerHost ?? '\x01'}\0${view.source}\0${view.utmSource ?? '\x01'}\0${view.utmMedium ?? '\x01'}\0${view.utmCampaign ?? '\x01'}`;
@@ -72,6 +85,7 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
     // The views as groups of the same day, page, blog and origin, each with its views' visitors
     // (a row per view was most of what counting cost the database); a large group is split.
     const groups = new Map<string, { view: CountedView; visitors: string[] }>();
+    let last: { view: CountedView; visitors: string[] } | undefined;
     const rows: ViewGroupRow[] = [];
     const feeds: FeedFetchRow[] = [];
     let views = 0;
@@ -86,12 +100,17 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
         feeds.push({ day: counted.day, fetcher: visitorHash(salt, [counted.service, deps.siteHost]), visitor, subscribers: counted.subscribers });
         continue;
       }
-      const key = groupKey(counted);
-      let group = groups.get(key);
+      // Views of one page tend to come in runs: the last view's group first, then the key's.
+      let group = last !== undefined && sameGroup(last.view, counted) ? last : undefined;
       if (group === undefined) {
-        group = { view: counted, visitors: [] };
-        groups.set(key, group);
+        const key = groupKey(counted);
+        group = groups.get(key);
+        if (group === undefined) {
+          group = { view: counted, visitors: [] };
+          groups.set(key, group);
+        }
       }
+      last = group;
       group.visitors.push(visitorId(salt, [counted.address, counted.userAgent, deps.siteHost]));
       views += 1;
       if (group.visitors.length === GROUP_VIEWS) {

@@ -244,13 +244,23 @@ describe('analytics: counted on the server', () => {
     expect(await viewsOn()).toBe(0);
     expect(failing.pending()).toBe(6_000);
     const buffer = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: t.app.log });
-    for (let i = 0; i < 6_000; i++) buffer.record(counted(i));
+    for (let i = 0; i < 6_000; i++) {
+      buffer.record(counted(i));
+      // In the middle of the run, a view of the same page from a search engine: a group of its own.
+      if (i === 3_000) buffer.record({ ...counted(7), referrerHost: 'google.com', source: 'search' });
+    }
     // A view of the same page by a visitor already counted: a second element, not a second visitor.
     buffer.record(counted(0));
-    expect(await buffer.flush()).toEqual({ views: 6_001, feedFetches: 0 });
-    expect(await viewsOn()).toBe(6_001);
-    const groups = await sql<{ views: number }>`select cardinality(visitors) as views from analytics_view_groups where day = '2026-04-01' order by 1 desc`.execute(t.database.db);
-    expect(groups.rows).toEqual([{ views: 2_500 }, { views: 2_500 }, { views: 1_001 }]);
+    expect(await buffer.flush()).toEqual({ views: 6_002, feedFetches: 0 });
+    expect(await viewsOn()).toBe(6_002);
+    const groups = await sql<{ views: number; referrer: string | null }>`
+      select cardinality(visitors) as views, referrer_host as referrer from analytics_view_groups where day = '2026-04-01' order by 1 desc`.execute(t.database.db);
+    expect(groups.rows).toEqual([
+      { views: 2_500, referrer: null },
+      { views: 2_500, referrer: null },
+      { views: 1_001, referrer: null },
+      { views: 1, referrer: 'google.com' },
+    ]);
     const visitors = await sql<{ n: number }>`select count(distinct v)::int as n from analytics_view_groups, unnest(visitors) v where day = '2026-04-01'`.execute(t.database.db);
     expect(visitors.rows).toEqual([{ n: 6_000 }]);
   });

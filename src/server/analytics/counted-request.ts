@@ -52,11 +52,19 @@ function browserAgent(userAgent: string): string | null {
   return agent;
 }
 
+/** The headers in which browsers say a request is a prefetch or a prerender. */
+const PURPOSE_HEADERS = ['sec-purpose', 'purpose', 'x-purpose', 'x-moz'] as const;
+const GUESSING = /prefetch|prerender/i;
+
 /** Prefetches and prerenders (a browser guessing, not a reader reading), and readers who asked not to be counted. */
 function notToBeCounted(request: FastifyRequest): boolean {
   const headers = request.headers;
-  const purpose = `${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();
-  return purpose.includes('prefetch') || purpose.includes('prerender') || headers.dnt === '1' || headers['sec-gpc'] === '1';
+  if (headers.dnt === '1' || headers['sec-gpc'] === '1') return true;
+  for (const name of PURPOSE_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined && GUESSING.test(String(value))) return true;
+  }
+  return false;
 }
 
 /** A query parameter's first value, as Fastify parsed the query (a repeated name gives an array). */
