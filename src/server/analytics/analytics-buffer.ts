@@ -3,10 +3,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Counted, CountedView } from './counted-request.js';
-import { insertFeedFetches, insertViewGroups, saltOf, type FeedFetchRow, type ViewGroupRow } from './analytics.repository.js';
+import { insertCounted, saltOf, type FeedFetchRow, type ViewGroupRow } from './analytics.repository.js';
 
-/** Beyond this many counted requests in memory a flush starts at once; twice this, new ones are dropped. */
-const FLUSH_AT = 20_000;
+/**
+ * Beyond this many counted requests in memory a flush starts at once. Under load the views are
+ * then written within a fraction of a second, so they die young (a view held for seconds outlived
+ * the young generation, and the old one's collections were the counting app's largest extra).
+ */
+const FLUSH_AT = 2_000;
+/** Beyond this many held (the database is behind), new ones are refused until a flush takes them. */
+const HOLD_AT_MOST = 40_000;
 /** The most views in one written group: its visitors' array text (33 characters a view) stays under a statement's text. */
 const GROUP_VIEWS = 2_500;
 
@@ -119,12 +125,8 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
       }
     }
     for (const group of groups.values()) if (group.visitors.length > 0) rows.push(groupRow(group.view, group.visitors));
-    // One transaction for the batch's statements: a flush that fails part-way writes nothing, so
-    // keeping its rows for the next one counts none of them twice.
-    await deps.db.transaction().execute(async (trx) => {
-      if (rows.length > 0) await insertViewGroups(trx, rows);
-      if (feeds.length > 0) await insertFeedFetches(trx, feeds);
-    });
+    // All of the batch or none of it (a failed flush is kept whole for the next one).
+    await insertCounted(deps.db, rows, feeds);
     // Today's salt and yesterday's (for views held across midnight) are all this process keeps.
     while (salts.size > 2) salts.delete([...salts.keys()].sort()[0]!);
     return { views, feedFetches: feeds.length };
@@ -133,7 +135,7 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
   function flush(): Promise<{ views: number; feedFetches: number }> {
     const run = chain.then(async () => {
       if (dropped > 0) {
-        deps.log.warn({ dropped }, 'analytics: counted requests dropped (more were held than twice the flush size; the database is behind)');
+        deps.log.warn({ dropped }, 'analytics: counted requests dropped (more were held than the buffer keeps; the database is behind)');
         dropped = 0;
       }
       const batch = held;
@@ -145,7 +147,7 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
         return written;
       } catch (err) {
         deps.log.warn({ err, held: batch.length }, 'analytics flush failed; kept for the next');
-        held = batch.concat(held).slice(0, 2 * FLUSH_AT);
+        held = batch.concat(held).slice(0, HOLD_AT_MOST);
         return { views: 0, feedFetches: 0 };
       }
     });
@@ -155,7 +157,7 @@ export function createAnalyticsBuffer(deps: { db: Kysely<Database>; siteHost: st
 
   return {
     record(counted) {
-      if (held.length >= 2 * FLUSH_AT) {
+      if (held.length >= HOLD_AT_MOST) {
         dropped += 1;
         return;
       }

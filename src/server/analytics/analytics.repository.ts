@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Insertable, type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import { addDays } from '../../shared/analytics-schema.js';
 import type { AnalyticsDimension, AnalyticsFeedFetchTable, AnalyticsViewGroupTable, Database } from '../db/schema.js';
 
@@ -45,30 +45,43 @@ const STATEMENT_TEXT = 100_000;
  * cost the app 40 µs per view in `pg`'s escaping of each element, measured by CPU time under a
  * crowd of new visitors: docs/analytics.md.)
  */
-async function insertRows<Row>(db: Kysely<Database>, table: 'analytics_view_groups' | 'analytics_feed_fetches', columns: ReadonlyArray<keyof Row & string>, rows: readonly Row[]) {
+function insertStatements<Row>(table: 'analytics_view_groups' | 'analytics_feed_fetches', columns: ReadonlyArray<keyof Row & string>, rows: readonly Row[]): Array<RawBuilder<unknown>> {
   const names = sql.join(columns.map((name) => sql.ref(name)));
+  const statements: Array<RawBuilder<unknown>> = [];
   let texts: string[] = [];
   let length = 0;
-  const send = async () => {
-    const json = `[${texts.join(',')}]`;
+  const statement = () => {
+    statements.push(sql`insert into ${sql.table(table)} (${names}) select ${names} from json_populate_recordset(null::${sql.table(table)}, ${`[${texts.join(',')}]`}::json)`);
     texts = [];
     length = 0;
-    await sql`insert into ${sql.table(table)} (${names}) select ${names} from json_populate_recordset(null::${sql.table(table)}, ${json}::json)`.execute(db);
   };
   for (const row of rows) {
     const text = JSON.stringify(row);
-    if (length + text.length > STATEMENT_TEXT && texts.length > 0) await send();
+    if (length + text.length > STATEMENT_TEXT && texts.length > 0) statement();
     texts.push(text);
     length += text.length + 1;
   }
-  if (texts.length > 0) await send();
+  if (texts.length > 0) statement();
+  return statements;
 }
 
 const VIEW_GROUP_COLUMNS: ReadonlyArray<keyof ViewGroupRow & string> = ['day', 'kind', 'blog_id', 'referrer_host', 'source', 'utm_source', 'utm_medium', 'utm_campaign', 'visitors'];
 const FEED_FETCH_COLUMNS: ReadonlyArray<keyof FeedFetchRow & string> = ['day', 'fetcher', 'visitor', 'subscribers'];
 
-export const insertViewGroups = (db: Kysely<Database>, rows: readonly ViewGroupRow[]) => insertRows(db, 'analytics_view_groups', VIEW_GROUP_COLUMNS, rows);
-export const insertFeedFetches = (db: Kysely<Database>, rows: readonly FeedFetchRow[]) => insertRows(db, 'analytics_feed_fetches', FEED_FETCH_COLUMNS, rows);
+/**
+ * Writes a flush's view groups and feed fetches, all or nothing: a flush that fails part-way
+ * writes none of them, so keeping its rows for the next one counts none twice. A flush of one
+ * statement (most of them) is that statement alone, its own transaction; more are one transaction.
+ */
+export async function insertCounted(db: Kysely<Database>, views: readonly ViewGroupRow[], feeds: readonly FeedFetchRow[]): Promise<void> {
+  const statements = [...insertStatements('analytics_view_groups', VIEW_GROUP_COLUMNS, views), ...insertStatements('analytics_feed_fetches', FEED_FETCH_COLUMNS, feeds)];
+  if (statements.length === 1) await statements[0]!.execute(db);
+  else if (statements.length > 1) {
+    await db.transaction().execute(async (trx) => {
+      for (const statement of statements) await statement.execute(trx);
+    });
+  }
+}
 
 const DIMENSIONS: ReadonlyArray<[AnalyticsDimension, 'referrer_host' | 'source' | 'utm_source' | 'utm_medium' | 'utm_campaign']> = [
   ['referrer', 'referrer_host'],

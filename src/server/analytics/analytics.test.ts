@@ -240,7 +240,8 @@ describe('analytics: counted on the server', () => {
     // one of them a page kind the table refuses, in the last statement.
     const failing = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: t.app.log });
     for (let i = 0; i < 6_000; i++) failing.record(i === 5_400 ? ({ ...counted(i), kind: 'nowhere' } as never) : counted(i));
-    expect(await failing.flush()).toEqual({ views: 0, feedFetches: 0 });
+    // (The flush that 2,000 held views start on their own, then this one: each writes nothing.)
+    await failing.flush();
     expect(await viewsOn()).toBe(0);
     expect(failing.pending()).toBe(6_000);
     const buffer = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: t.app.log });
@@ -251,7 +252,8 @@ describe('analytics: counted on the server', () => {
     }
     // A view of the same page by a visitor already counted: a second element, not a second visitor.
     buffer.record(counted(0));
-    expect(await buffer.flush()).toEqual({ views: 6_002, feedFetches: 0 });
+    await buffer.flush();
+    expect(buffer.pending()).toBe(0);
     expect(await viewsOn()).toBe(6_002);
     const groups = await sql<{ views: number; referrer: string | null }>`
       select cardinality(visitors) as views, referrer_host as referrer from analytics_view_groups where day = '2026-04-01' order by 1 desc`.execute(t.database.db);
@@ -270,7 +272,7 @@ describe('analytics: counted on the server', () => {
     const buffer = createAnalyticsBuffer({ db: t.database.db, siteHost: 'localhost', flushMs: 60_000, log: log as never });
     const counted = (i: number) =>
       ({ type: 'view', day: '2026-04-02', kind: 'home', blogId: null, address: `10.5.${i >> 8}.${i & 255}`, userAgent: CHROME, referrerHost: null, source: 'direct', utmSource: null, utmMedium: null, utmCampaign: null }) as const;
-    // In one go, before any flush can take them: 40,000 held (twice the flush size), 25 refused.
+    // In one go, before any flush can take them: 40,000 held (all the buffer keeps), 25 refused.
     for (let i = 0; i < 40_025; i++) buffer.record(counted(i));
     expect(buffer.pending()).toBe(40_000);
     await buffer.flush();
