@@ -19,6 +19,7 @@
  *   BENCH_ONLY=votes BENCH_APP_NODE_ARGS="--cpu-prof --cpu-prof-dir=profiles" BUILD_DIR=dist node --import tsx bench/throughput.bench.ts
  *   node --import tsx bench/support/profile-summary.ts profiles/*.cpuprofile
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -63,6 +64,8 @@ if (process.argv[2] === 'bare') {
     })
     .listen(Number(process.argv[3]), '127.0.0.1');
 } else {
+  // BENCH_LOAD_CPUS (a taskset list, say `0`): the load generator (this process) runs on those CPUs only.
+  if (process.env.BENCH_LOAD_CPUS) execFileSync('taskset', ['-p', '-c', process.env.BENCH_LOAD_CPUS, String(process.pid)], { stdio: 'ignore' });
   await main();
 }
 

@@ -43,7 +43,9 @@ export async function benchDatabase(prefix: string, cleanups: Cleanups): Promise
  * benchmarks send everything from one address; its log (stdout) is dropped unless `showLog`.
  */
 export function start(command: string, args: string[], env: Record<string, string>, { showLog = false } = {}): ChildProcess {
-  const child = spawn(command, args, {
+  // BENCH_SERVER_CPUS (a taskset list, say `1`): the servers under test run on those CPUs only.
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  const child = spawn(cpus ? 'taskset' : command, cpus ? ['-c', cpus, command, ...args] : args, {
     cwd: root,
     env: { ...process.env, RATE_LIMIT_SCALE: '100000', ...env },
     stdio: ['ignore', showLog ? 'inherit' : 'ignore', 'inherit'],
