@@ -45,6 +45,7 @@ function digest(salt: string, parts: readonly string[], encoding: 'base64url' | 
   return hash('sha256', text, encoding);
 }
 
+/** Whether two views belong to one group: all of them but their visitors alike. */
 function sameGroup(a: CountedView, b: CountedView): boolean {
   return (
     a.day === b.day &&
