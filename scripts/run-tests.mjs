@@ -46,15 +46,38 @@ function readJson(file) {
   }
 }
 
+/** CPU seconds (user + system) each stage's log has been charged with, by `run`. */
+const cpuByLog = new Map();
+/**
+ * bash runs the command, then `times`, whose second line is the CPU of the children it has reaped
+ * (with theirs, as each parent reaps its own): the figure that compares two runs on a shared,
+ * noisy machine, where wall time does not. A process nobody waits for (Chromium's zygote-forked
+ * renderers once orphaned) is not counted, so a stage's figure is a floor.
+ */
+const WITH_CPU_TIMES = 'status=0; "$@" || status=$?; times >&3; exit $status';
+const cpuSecondsOf = (times) => {
+  const children = times.trim().split('\n')[1] ?? '';
+  return [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, minutes, secs]) => sum + Number(minutes) * 60 + Number(secs), 0);
+};
+
 /** Runs a command with its output to the stage's log; resolves to its exit status. */
 function run(log, command, args, env = {}) {
   return new Promise((resolve) => {
     const out = createWriteStream(log, { flags: 'a' });
     out.write(`$ ${[command, ...args].map((arg) => path.relative(root, arg) || arg).join(' ')}\n`);
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...env } });
+    const child = spawn('bash', ['-c', WITH_CPU_TIMES, 'bash', command, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...env },
+    });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
-    child.on('close', (code) => out.end(() => resolve(code ?? 1)));
+    let times = '';
+    child.stdio[3].on('data', (chunk) => (times += chunk));
+    child.on('close', (code) => {
+      cpuByLog.set(log, (cpuByLog.get(log) ?? 0) + cpuSecondsOf(times));
+      out.end(() => resolve(code ?? 1));
+    });
   });
 }
 
@@ -204,11 +227,13 @@ await new Promise((resolve) => {
   next();
 });
 
-console.log(`\nStages (${LANES} at a time; wall time from the start of \`npm test\`):`);
+console.log(`\nStages (${LANES} at a time; wall time, CPU of the stage's processes, and when from the start of \`npm test\`):`);
 for (const timing of timings.sort((a, b) => a.from - b.from)) {
-  console.log(`  ${timing.name.padEnd(11)} ${seconds(timing.ms).padStart(6)}  (from ${seconds(timing.from)} to ${seconds(timing.from + timing.ms)})${timing.ok ? '' : '  FAILED'}`);
+  const cpu = `${Math.round(cpuByLog.get(logOf(timing.name)) ?? 0)} s of CPU`;
+  console.log(`  ${timing.name.padEnd(11)} ${seconds(timing.ms).padStart(6)}  ${cpu.padStart(13)}  (from ${seconds(timing.from)} to ${seconds(timing.from + timing.ms)})${timing.ok ? '' : '  FAILED'}`);
 }
-console.log(`  ${'all'.padEnd(11)} ${seconds(Date.now() - started).padStart(6)}`);
+const allCpu = [...cpuByLog.values()].reduce((sum, cpu) => sum + cpu, 0);
+console.log(`  ${'all'.padEnd(11)} ${seconds(Date.now() - started).padStart(6)}  ${`${Math.round(allCpu)} s of CPU`.padStart(13)}`);
 if (process.env.CI_SETUP_SECONDS) {
   const setup = Number(process.env.CI_SETUP_SECONDS) * 1000;
   console.log(`  ${'CI setup'.padEnd(11)} ${seconds(setup).padStart(6)}  (.ci/run: Node, npm ci, Chromium and Postgres, before \`npm test\`)`);

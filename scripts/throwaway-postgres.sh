@@ -8,9 +8,11 @@ set -euo pipefail
 
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 
+# From `/`: su keeps the caller's folder, and one its user cannot read (a clone under /root, say)
+# makes the server's tools print "could not change directory" after the test run's last line.
 as_owner() {
   local user=$1; shift
-  if [ "$(id -u)" = 0 ]; then su -s /bin/sh "$user" -c "$*"; else sh -c "$*"; fi
+  if [ "$(id -u)" = 0 ]; then (cd / && su -s /bin/sh "$user" -c "$*"); else sh -c "$*"; fi
 }
 
 case "${1:-}" in
