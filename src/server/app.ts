@@ -196,7 +196,7 @@ export async function buildApp(options: BuildAppOptions) {
   // OWNER_EMAIL's account, if it exists, is the owner from this start on (issue 44).
   await applyOwnerEmail(database.db, config.ownerEmail);
   const storage = options.storage ?? createImageStorage(config);
-  const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale });
+  const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale, secret: config.authSecret });
   // ActivityPub (docs/federation.md): with FEDERATION=false, no route, hook or job of it exists.
   let loadFederation: FederationLoader | undefined;
   if (config.federation.enabled) {

@@ -95,4 +95,23 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dir, FEDERATION: 'false', FEDERATION_ALLOW_PRIVATE_ADDRESS: 'true' }).federation).toEqual({ enabled: false, allowPrivateAddress: true });
     expect(() => loadConfig({ DATA_DIR: dir, FEDERATION: 'maybe' })).toThrow('FEDERATION must be true or false');
   });
+
+  it('refuses to start where fetch would go through a proxy the public-address check cannot see past (issue 56)', () => {
+    const dir = dataDir();
+    const line = /^Invalid configuration: NODE_USE_ENV_PROXY sends outgoing requests through HTTPS_PROXY, where federation and webhooks cannot check that the address they reach is public; unset NODE_USE_ENV_PROXY \(or HTTPS_PROXY\), or set FEDERATION=false and WEBHOOKS_ALLOW_PRIVATE_ADDRESS=true/;
+    const proxied = { DATA_DIR: dir, HTTPS_PROXY: 'http://proxy.internal:3128' };
+    for (const env of [{ ...proxied, NODE_USE_ENV_PROXY: '1' }, { ...proxied, NODE_OPTIONS: '--max-old-space-size=300 --use-env-proxy' }]) {
+      const attempt = () => loadConfig(env);
+      expect(attempt).toThrow(ConfigError);
+      expect(attempt).toThrow(line);
+    }
+    // Federation off is not enough: webhooks check their targets too.
+    expect(() => loadConfig({ ...proxied, NODE_USE_ENV_PROXY: '1', FEDERATION: 'false' })).toThrow(line);
+    expect(() => loadConfig({ DATA_DIR: dir, http_proxy: 'http://proxy.internal:3128', NODE_USE_ENV_PROXY: '1' })).toThrow(/through http_proxy/);
+    // What Node ignores, or where nothing is left to check, starts.
+    expect(loadConfig(proxied).federation.enabled).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir, NODE_USE_ENV_PROXY: '1' }).federation.enabled).toBe(true);
+    expect(loadConfig({ ...proxied, NODE_USE_ENV_PROXY: 'true' }).federation.enabled).toBe(true);
+    expect(loadConfig({ ...proxied, NODE_USE_ENV_PROXY: '1', FEDERATION: 'false', WEBHOOKS_ALLOW_PRIVATE_ADDRESS: 'true' }).federation.enabled).toBe(false);
+  });
 });

@@ -213,7 +213,7 @@ export interface Config {
   };
   /** Addresses of the moderators (`MODERATOR_EMAILS`), lower-cased. */
   moderatorEmails: string[];
-  /** The owner's address (`OWNER_EMAIL`), lower-cased: owner at sign-up, and at start-up if the account exists. */
+  /** The owner's address (`OWNER_EMAIL`), lower-cased: owner once proven (people/ownership.ts), and at start-up if its account is confirmed. */
   ownerEmail: string | undefined;
   logLevel: string;
   /**
@@ -256,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, memoryProbe?: M
   if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID) !== (!e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   }
+  refuseUncheckableProxy(env, e);
   const memory = memorySplit(e.MEMORY_LIMIT_MB, e.RESPONSE_CACHE_MB, e.DATABASE_URL ? 'postgres' : 'pglite', memoryProbe);
   // What the operator set stays as they set it (and is what the start-up line shows); what is
   // already in force needs no restart.
@@ -341,6 +342,22 @@ function memorySplit(limitMb: number | undefined, responseCacheMb: number | unde
     );
   }
   return splitMemory(limit, { database, responseCacheBytes: responseCacheMb === undefined ? undefined : responseCacheMb * MB });
+}
+
+/**
+ * Node's `fetch` goes through HTTP(S)_PROXY only with NODE_USE_ENV_PROXY=1 (or --use-env-proxy).
+ * A proxy connects where it is told: the public-address check of federation and webhooks
+ * (`http/public-address.ts`) cannot see the address it reaches, so, rather than failing every
+ * such request later (every fediverse route answered 500, issue 56), the server does not start.
+ */
+function refuseUncheckableProxy(env: NodeJS.ProcessEnv, e: z.infer<typeof envSchema>): void {
+  const useEnvProxy = env.NODE_USE_ENV_PROXY === '1' || /(^|\s)--use-env-proxy(\s|=|$)/.test(env.NODE_OPTIONS ?? '') || process.execArgv.includes('--use-env-proxy');
+  const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].find((name) => env[name]?.trim());
+  const checked = (e.FEDERATION && !e.FEDERATION_ALLOW_PRIVATE_ADDRESS) || !e.WEBHOOKS_ALLOW_PRIVATE_ADDRESS;
+  if (!useEnvProxy || !proxy || !checked) return;
+  throw new ConfigError(
+    `Invalid configuration: NODE_USE_ENV_PROXY sends outgoing requests through ${proxy}, where federation and webhooks cannot check that the address they reach is public; unset NODE_USE_ENV_PROXY (or ${proxy}), or set FEDERATION=false and WEBHOOKS_ALLOW_PRIVATE_ADDRESS=true to leave where requests go to the proxy`,
+  );
 }
 
 /**

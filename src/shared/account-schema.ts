@@ -59,6 +59,23 @@ export type AuthProviders = z.infer<typeof authProvidersSchema>;
 /** How recent a session must be to delete an account that has no password. */
 export const FRESH_SESSION_MINUTES = 15;
 
+/**
+ * How long a proof of who you are (signing in, the password, an authenticator code) counts for
+ * adding a way into the account: a passkey, an authenticator app, new backup codes.
+ */
+export const FRESH_PROOF_MINUTES = 5;
+/** The error code of a change that needs a fresh proof first: the page asks for one, then tries again. */
+export const FRESH_PROOF_REQUIRED = 'FRESH_PROOF_REQUIRED';
+
+/** `POST /api/account/fresh-proof`: the password, or a code from the authenticator app. */
+export const freshProofSchema = z
+  .object({
+    password: z.string().min(1).max(MAX_PASSWORD_LENGTH, passwordTooLong).optional(),
+    code: z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.').optional(),
+  })
+  .refine((value) => Boolean(value.password) !== Boolean(value.code), { message: 'Enter your password, or a code from your authenticator app.' });
+export type FreshProofInput = z.infer<typeof freshProofSchema>;
+
 /** `GET /api/account/sessions`: where the account is signed in. Never a token. */
 export const accountSessionSchema = z.object({
   id: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarDaySchema } from './calendar-day.js';
 
 /** Where readers came from: the classes of the dashboards' "Where readers came from". */
 export const ANALYTICS_SOURCES = ['search', 'social', 'fediverse', 'email', 'feeds', 'other', 'direct'] as const;
@@ -18,17 +19,16 @@ export const ANALYTICS_RANGES = [7, 30, 90] as const;
 /** The longest range one request may ask for (a little over two years). */
 export const ANALYTICS_MAX_DAYS = 800;
 
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'must be a real date');
-
-/** `?from=YYYY-MM-DD&to=YYYY-MM-DD` (days in UTC, both included); unset: the last 30 days. */
+/**
+ * `?from=YYYY-MM-DD&to=YYYY-MM-DD` (days in UTC, both included; each a real day from 2000-01-01 to
+ * tomorrow: `calendar-day.ts`); unset: the last 30 days. The dashboards' range form reads the URL
+ * with it too, so the page and the API agree on what a range is.
+ */
 export const analyticsRangeQuerySchema = z
-  .object({ from: isoDay.optional(), to: isoDay.optional() })
-  .refine((range) => !range.from || !range.to || range.from <= range.to, { message: 'from must not be after to', path: ['from'] })
+  .object({ from: calendarDaySchema('from').optional(), to: calendarDaySchema('to').optional() })
+  .refine((range) => !range.from || !range.to || range.from <= range.to, { message: 'from must not be after to.', path: ['from'] })
   .refine((range) => !range.from || !range.to || daysBetween(range.from, range.to) < ANALYTICS_MAX_DAYS, {
-    message: `a range may span ${ANALYTICS_MAX_DAYS} days at most`,
+    message: `A range may span ${ANALYTICS_MAX_DAYS} days at most.`,
     path: ['to'],
   });
 export type AnalyticsRangeQuery = z.infer<typeof analyticsRangeQuerySchema>;

@@ -47,8 +47,14 @@ export const messages = {
   registrationClosed: 'This site is not taking new accounts.',
   registrationByInvitation: 'This site takes new accounts by invitation only. Ask its owner or an administrator for an invitation.',
   readersCannotWrite: 'Your role (Reader) lets you comment, vote and subscribe, not write blogs.',
+  readersCannotGenerate: 'Your role (Reader) lets you comment, vote and subscribe, not write blogs, so the AI Blog Generator is not open to you.',
   contributorsCannotPublish: 'Your role (Contributor) lets you write drafts, not publish them. Submit your draft for review instead.',
   submitForReview: 'Submit for review',
   submittedForReview: 'Submitted for review. An editor will look at it.',
   invitationInvalid: 'This invitation does not work any more: it was used, revoked or has expired. Ask for a new one.',
+  // The seat is never empty (issue 56): the owner leaves it only by handing it over.
+  ownerHandsOverFirst:
+    'You own this site, so your account stays until you hand the site to another account: on /admin, People → ‘Hand over ownership’ (or on the server, `npm run owner -- <e-mail>`). You then become an administrator and can delete your account.',
+  ownerChangedByHandOverOnly:
+    'The owner’s account is changed only by handing the site over: the owner does it on /admin, People → ‘Hand over ownership’ (or on the server, `npm run owner -- <e-mail>`).',
 } as const;

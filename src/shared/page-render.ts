@@ -43,6 +43,8 @@ export type RenderedPage =
        * reader of a reading page, `Screen.scriptOnFirstTouch`; docs/page-weight.md).
        */
       scripts: PageScripts;
+      /** A server error's cause (a loader that threw), for the server's log; never part of the page. */
+      error?: unknown;
     };
 
 export type PageScripts = 'at-once' | 'on-first-touch';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { navigationTargetOf } from './navigation-link.js';
 import { roleSchema } from './role-schema.js';
 
 /** Who may create an account (issue 44): anyone, only an invited address, or nobody new. */
@@ -6,11 +7,28 @@ export const REGISTRATION_MODES = ['open', 'invitation', 'closed'] as const;
 export const registrationSchema = z.enum(REGISTRATION_MODES);
 export type Registration = z.infer<typeof registrationSchema>;
 
-export const navigationLinkSchema = z.object({
-  label: z.string().trim().min(1).max(40),
-  /** A path on the site (`/about`) or an http(s) address. */
-  url: z.string().trim().min(1).max(500).regex(/^(\/(?!\/)|https?:\/\/)/, 'A link is a path on the site (/about) or an http(s) address.'),
-});
+/** A navigation link as saved: a path on the site (`/about`) or an http(s) address elsewhere, named in the refusal (issue 56). */
+export const navigationLinkSchema = z
+  .object({
+    label: z.string().trim().min(1).max(40),
+    url: z.string().trim().min(1).max(500),
+  })
+  .superRefine((link, ctx) => {
+    if (navigationTargetOf(link.url).kind !== 'inert') return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['url'],
+      // JSON quoting shows a tab or a newline as \t or \n, so the owner sees what is wrong.
+      message: `The navigation link “${link.label}” (${JSON.stringify(link.url)}) is neither a path on the site (/about) nor an http(s) address: backslashes, spaces, control characters and addresses starting with // are refused.`,
+    });
+  });
+
+/**
+ * A navigation link as read back: any text. A value stored before the rule above (or written past
+ * it) must not take the site down or hide the other settings; the navbar renders it inert and the
+ * form shows it, to be corrected, since a save checks it again.
+ */
+const storedNavigationLinkSchema = z.object({ label: z.string(), url: z.string() });
 
 /**
  * The site's settings, as the owner and administrators set them on /admin (issue 44). One row in
@@ -28,7 +46,7 @@ export const siteSettingsSchema = z.object({
     .string()
     .regex(/^#[0-9a-f]{6}$/i)
     .nullable(),
-  navigation: z.array(navigationLinkSchema).max(10),
+  navigation: z.array(storedNavigationLinkSchema).max(10),
   footerText: z.string().trim().max(500),
   defaultRole: roleSchema.exclude(['owner', 'administrator']),
   registration: registrationSchema,
@@ -36,3 +54,6 @@ export const siteSettingsSchema = z.object({
   reviewNewBlogs: z.boolean(),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
+
+/** The settings as a save writes them: every navigation link checked, whoever saves. */
+export const siteSettingsToSaveSchema = siteSettingsSchema.extend({ navigation: z.array(navigationLinkSchema).max(10) });

@@ -49,7 +49,8 @@ export async function renderPage(url: URL, site: SiteInfo, viewer: PageViewer = 
   };
   queryClient.clear();
   const scripts = !viewer.signedIn && handle?.scriptOnFirstTouch ? 'on-first-touch' : 'at-once';
-  return { kind: 'page', status: context.statusCode, head, body, state: jsonForScript(state), cacheTags: pageCacheTags(context, url), scripts };
+  const error = context.statusCode >= 500 && context.errors ? Object.values(context.errors)[0] : undefined;
+  return { kind: 'page', status: context.statusCode, head, body, state: jsonForScript(state), cacheTags: pageCacheTags(context, url), scripts, error };
 }
 
 /** The tags the deepest matched screen declares for this URL; none for a page that is never kept. */

@@ -458,7 +458,7 @@ describe('POST /api/ai/generate without an API key (offline generator)', () => {
         };
       },
     };
-    const service = createAiService({ db: t.database.db, limiter: createRateLimiter({ db: t.database.db, scale: 1 }), ai: t.config.ai, generator: trickling, maxRunMs: 300 });
+    const service = createAiService({ db: t.database.db, limiter: createRateLimiter({ db: t.database.db, scale: 1, secret: t.config.authSecret }), ai: t.config.ai, generator: trickling, maxRunMs: 300 });
     const user = await signUpUser(t.app);
     const generation = await service.start(user.id, new AbortController().signal);
     const started = Date.now();

@@ -3,10 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
-import { AppError } from '../errors.js';
+import { AppError, forbidden } from '../errors.js';
+import { may } from '../people/access.js';
 import { toAiError } from './ai-provider.js';
 import { createAiService, type AiService, type BlogGeneration } from './ai.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
+import { messages } from '../../shared/messages.js';
 import { neverCached } from '../cache/route-caching.js';
 
 
@@ -56,12 +58,13 @@ export const aiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         tags: ['ai'],
         summary: 'Generate a random blog (title in h1, content in p), streamed as server-sent events',
         description:
-          'Signed in only. Limited per user per minute and per day (429), and to one generation ' +
+          'Signed in, for the roles that write blogs (`ai:generate`; a Reader gets 403). Limited per user per minute and per day (429), and to one generation ' +
           'at a time (409). Failures before the first piece of the reply answer with a JSON error; ' +
           'later ones arrive as an `error` event.',
         response: {
           200: { description: STREAM_DESCRIPTION, content: { 'text/event-stream': { schema: z.string() } } },
           401: apiErrorSchema,
+          403: apiErrorSchema,
           409: apiErrorSchema,
           429: apiErrorSchema,
           502: apiErrorSchema,
@@ -72,6 +75,8 @@ export const aiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request, reply) => {
       const user = await deps.sessions.requireUser(request);
+      // Before the limits and the lease: a refused account spends nothing of anyone's.
+      if (!may(deps.config, user, { ai: 'generate' })) throw forbidden(messages.readersCannotGenerate);
       // The provider is paid by the token: a reader who leaves stops the generation.
       const clientGone = new AbortController();
       reply.raw.on('close', () => {

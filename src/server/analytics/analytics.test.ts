@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import type { BlogAnalytics, SiteAnalytics } from '../../shared/analytics-schema.js';
+import { addDays, type BlogAnalytics, type SiteAnalytics } from '../../shared/analytics-schema.js';
 import type { Blog } from '../../shared/blog-schema.js';
 import type { Database } from '../db/schema.js';
 import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
@@ -280,6 +280,42 @@ describe('analytics: counted on the server', () => {
     expect(log.warn.mock.calls[0]![0]).toEqual({ dropped: 25 });
     expect(buffer.pending()).toBe(0);
     expect(await rawViews('2026-04-02')).toBe(40_000);
+  });
+});
+
+describe('analytics dates: a real day in a fixed window, or a 400 in words (issue 56)', () => {
+  const t = useTestApp({ MODERATOR_EMAILS: MODERATOR });
+  const users = useSignedUpUsers(t, ['author', 'moderator'], { moderator: { email: MODERATOR } });
+  const tomorrow = addDays(new Date().toISOString().slice(0, 10), 1);
+  // Each answered 500 once: the date arithmetic wrote `+010000-…` or `-000001-…` and the database refused it.
+  const BAD: [string, RegExp][] = [
+    ['from=9999-12-31', /^from must be a day from 2000-01-01 to \d{4}-\d{2}-\d{2}; 9999-12-31 is not\.$/],
+    ['to=0001-01-01', /^to must be a day from 2000-01-01 to .*; 0001-01-01 is not\.$/],
+    ['to=9999-12-31', /^to must be a day from 2000-01-01/],
+    ['from=1999-12-31', /^from must be a day from 2000-01-01/],
+    [`from=${addDays(tomorrow, 1)}`, /^from must be a day from 2000-01-01/],
+    ['from=2026-02-30', /^from 2026-02-30 is not a day of the calendar\.$/],
+    ['to=2026-13-01', /^to 2026-13-01 is not a day of the calendar\.$/],
+    ['from=%2B010000-01-01', /^from must be a date as YYYY-MM-DD/],
+    ['from=2026-3-1', /^from must be a date as YYYY-MM-DD/],
+    ['from=2026-03-10&to=2026-03-01', /^from must not be after to\.$/],
+    ['from=2000-01-01&to=2026-03-01', /^A range may span 800 days at most\.$/],
+  ];
+
+  it('refuses each on the site’s figures, the CSV and a blog’s figures; takes the window’s ends', async () => {
+    const blog = await postBlog(t.app, users.author, { title: 'Dated', blog: 'Words.' });
+    const get = (url: string, user: TestUser) => t.app.inject({ url, headers: { cookie: user.cookie }, remoteAddress: '10.9.9.10' });
+    for (const [route, user] of [['/api/analytics/site', users.moderator], ['/api/analytics/site.csv', users.moderator], [`/api/analytics/blogs/${blog.id}`, users.author]] as const) {
+      for (const [query, message] of BAD) {
+        const response = await get(`${route}?${query}`, user);
+        expect(response.statusCode, `${route}?${query}: ${response.body}`).toBe(400);
+        expect(response.json()).toEqual({ error: 'BAD_REQUEST', message: expect.stringMatching(message) });
+      }
+      for (const query of ['from=2000-01-01', 'to=2000-01-01', `to=${tomorrow}`, `from=${tomorrow}`, `from=2024-02-29&to=${addDays('2024-02-29', 799)}`]) {
+        const response = await get(`${route}?${query}`, user);
+        expect(response.statusCode, `${route}?${query}: ${response.body}`).toBe(200);
+      }
+    }
   });
 });
 

@@ -4,6 +4,8 @@ import { call } from '../testing/auth-test-kit.js';
 import { useTestApp } from '../testing/test-app.js';
 import { authHeaders, sessionCookie, signUpUser, type TestUser } from '../testing/test-users.js';
 import { describeUserAgent, maskAddress } from './account-sessions.js';
+import { AUTH_ADDRESS_LIMITS } from './auth-guards.js';
+import { NOT_ME_SPENT } from './new-browser.js';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -119,5 +121,79 @@ describe('the sessions you can see and end', () => {
     expect(await signedIn(firefox)).toBe(false);
     expect(await signedIn(user.cookie)).toBe(true);
     expect(await mailsTo(/reset your password/i)).toHaveLength(1);
+  });
+
+  /** The 'This wasn't me' token of the mail about a new browser's sign-in (the `nth`, oldest first). */
+  async function notMeTokenFromMail(user: TestUser, nth: number): Promise<string> {
+    await t.settled();
+    const mails = (await t.outbox()).filter((mail) => mail.to === user.email && /new sign-in/.test(mail.subject));
+    return new URL(mails[nth]!.links.find((each) => each.includes('/not-me?'))!).searchParams.get('token')!;
+  }
+  const resetMailsTo = async (user: TestUser) => {
+    await t.settled();
+    return (await t.outbox()).filter((mail) => mail.to === user.email && /reset your password/i.test(mail.subject));
+  };
+
+  it('spends the ‘This wasn’t me’ token on its first press: eleven presses, one reset mail', async () => {
+    const user = await signUpUser(t.app);
+    await signInFrom(user, FIREFOX, '203.0.113.80');
+    const token = await notMeTokenFromMail(user, 0);
+    const presses = [];
+    for (let press = 0; press < 11; press += 1) presses.push(await call(t.app, 'POST', '/api/account/not-me', { token }));
+    expect(presses[0]!.statusCode, presses[0]!.body).toBe(200);
+    for (const again of presses.slice(1)) {
+      expect(again.statusCode).toBe(400);
+      expect(again.json()).toEqual({ error: 'LINK_USED', message: NOT_ME_SPENT });
+    }
+    expect(await resetMailsTo(user)).toHaveLength(1);
+  });
+
+  it('sends ‘This wasn’t me’ reset mail within the reset form’s limit for the address, and still signs each browser out', async () => {
+    const user = await signUpUser(t.app);
+    const { max } = AUTH_ADDRESS_LIMITS['password-reset']!.rule;
+    // A browser the account has not used before each time: a mail, and a token, each.
+    const agents = [
+      FIREFOX,
+      SAFARI,
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+    ].slice(0, max + 2);
+    expect(agents).toHaveLength(max + 2);
+    const browsers = [];
+    for (const [index, agent] of agents.entries()) browsers.push(await signInFrom(user, agent, `198.51.100.${index + 1}`));
+    const tokens = [];
+    for (let index = 0; index < agents.length; index += 1) tokens.push(await notMeTokenFromMail(user, index));
+    const answers = [];
+    for (const token of tokens) answers.push(await call(t.app, 'POST', '/api/account/not-me', { token }));
+    expect(answers.slice(0, max).map((answer) => answer.statusCode)).toEqual(Array(max).fill(200));
+    for (const refused of answers.slice(max)) {
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json<{ message: string }>().message).toMatch(/^We signed that browser out of your account\. Several reset e-mails/);
+    }
+    for (const browser of browsers) expect(await signedIn(browser)).toBe(false);
+    expect(await resetMailsTo(user)).toHaveLength(max);
+  });
+});
+
+describe('Better Auth’s session endpoints', () => {
+  const t = useTestApp();
+
+  it('answer no session’s token: list-sessions is closed, get-session leaves it out', async () => {
+    const user = await signUpUser(t.app);
+    const listed = await call(t.app, 'GET', '/api/auth/list-sessions', undefined, { cookie: user.cookie });
+    expect(listed.statusCode).toBe(404);
+    expect(listed.json()).toMatchObject({ error: 'NOT_FOUND' });
+    for (const spelling of ['/api/auth/list-sessions/', '/api/auth/x/../list-sessions']) {
+      expect((await call(t.app, 'GET', spelling, undefined, { cookie: user.cookie })).statusCode).toBe(404);
+    }
+    const session = await call(t.app, 'GET', '/api/auth/get-session', undefined, { cookie: user.cookie });
+    expect(session.statusCode).toBe(200);
+    expect(session.json()).toMatchObject({ user: { id: user.id }, session: { userId: user.id } });
+    expect(session.json<{ session: object }>().session).not.toHaveProperty('token');
+    const { token } = await t.database.db.selectFrom('session').select('token').where('userId', '=', user.id).executeTakeFirstOrThrow();
+    for (const answer of [session, await call(t.app, 'GET', '/api/auth/list-accounts', undefined, { cookie: user.cookie })]) {
+      expect(answer.body).not.toContain(token);
+    }
   });
 });

@@ -1,7 +1,8 @@
+import { isAPIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountSchema, accountSessionsSchema, authProvidersSchema, deleteAccountSchema, NOT_ME_DONE, notMeInputSchema } from '../../shared/account-schema.js';
+import { accountSchema, accountSessionsSchema, authProvidersSchema, deleteAccountSchema, freshProofSchema, NOT_ME_DONE, notMeInputSchema } from '../../shared/account-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { ownProfileSchema, profileInputSchema } from '../../shared/profile-schema.js';
@@ -9,8 +10,12 @@ import { deleteAccount, getAccount, getProfile, saveProfile } from './account.se
 import { configuredSocialProviders } from './auth.js';
 import { endAccountSession, endOtherSessions, listAccountSessions } from './account-sessions.js';
 import { signOutNotMe } from './new-browser.js';
+import { AUTH_ADDRESS_LIMITS } from './auth-guards.js';
+import { proveFresh } from './fresh-proof.js';
+import { SECOND_FACTOR_CODE_LIMIT } from './auth-guards.js';
 import { idParams } from '../http/ids.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
+import { AppError } from '../errors.js';
 import { EVERYTHING, LISTS, changes, neverCached, privateAnswer } from '../cache/route-caching.js';
 import { ownDataRead } from '../http/own-data-read.js';
 import { signedInFirst, rateLimitedUser } from '../http/signed-in.js';
@@ -22,6 +27,8 @@ export const DELETE_ACCOUNT_RATE_LIMITS = {
 /** 'This wasn't me', per client: a person presses it once. */
 const NOT_ME_RATE_LIMIT = { max: 10, windowSeconds: 15 * 60 };
 const TOO_MANY_DELETES = 'Too many attempts to delete this account. Please wait 15 minutes and try again.';
+/** Passwords tried to prove it is you, per account: a person needs one or two. */
+export const FRESH_PROOF_PASSWORD_LIMIT = { max: 5, windowSeconds: 15 * 60 };
 
 /** Saving the profile, per user: far more than anyone edits by hand; a stop for a script trying handles. */
 export const PROFILE_UPDATE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
@@ -142,8 +149,46 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       await deps.limiter.enforce(`not-me:client:${clientKey(request.ip)}`, NOT_ME_RATE_LIMIT, 'Too many attempts. Please wait 15 minutes and try again.');
       const { email, userId } = await signOutNotMe(deps, request.body.token);
       deps.sessions.forgetUser(userId);
+      // The reset form's own limit per address (auth-guards.ts), on the same counter: the browser is out either way.
+      const { rule, message } = AUTH_ADDRESS_LIMITS['password-reset']!;
+      await deps.limiter.enforce(`auth-address:password-reset:${email.toLowerCase()}`, rule, `We signed that browser out of your account. ${message}`);
       await deps.auth.api.requestPasswordReset({ body: { email } });
       return { message: NOT_ME_DONE };
+    },
+  );
+
+  app.post(
+    '/api/account/fresh-proof',
+    {
+      config: privateAnswer,
+      schema: {
+        tags: ['account'],
+        summary: 'Prove it is you (the password, or a code from the authenticator app): for 5 minutes this session may add a passkey or change two-factor authentication',
+        description:
+          'Adding a passkey, setting up an authenticator app and making new backup codes need a proof from the last 5 minutes: signing in, or this. Those answer 403 `FRESH_PROOF_REQUIRED` without one.',
+        body: freshProofSchema,
+        response: { 204: z.null(), 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const current = await deps.sessions.requireSession(request);
+      // A code counts with every other code the account sends while signed in (auth-guards.ts).
+      if (request.body.code) await deps.limiter.enforce(`auth-account:second-factor:${current.user.id}`, SECOND_FACTOR_CODE_LIMIT.rule, SECOND_FACTOR_CODE_LIMIT.message);
+      else await deps.limiter.enforce(`fresh-proof:user:${current.user.id}`, FRESH_PROOF_PASSWORD_LIMIT, 'Too many passwords were tried. Please wait 15 minutes and try again.');
+      const headers = fromNodeHeaders(request.headers);
+      const verifyTotp = (code: string) =>
+        deps.auth.api.verifyTOTP({ body: { code }, headers }).then(
+          () => true,
+          (err: unknown) => {
+            if (!isAPIError(err) || err.statusCode >= 500) throw err;
+            const code = (err.body as { code?: string } | undefined)?.code;
+            if (code === 'INVALID_CODE') return false;
+            // A code used already, an account locked: said as Better Auth says it.
+            throw new AppError(err.statusCode, code ?? 'INVALID_CODE', err.message);
+          },
+        );
+      await proveFresh({ db: deps.db, verifyTotp }, current, request.body);
+      return reply.status(204).send(null);
     },
   );
 
@@ -154,7 +199,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       schema: {
         tags: ['account'],
         summary: 'Delete the signed-in account with all its blogs, votes, comments, images and sessions',
-        description: 'Needs the password, or (for accounts without one) a session started in the last 15 minutes.',
+        description: 'Needs the password, or (for accounts without one) a session started in the last 15 minutes. The owner is answered 403 `OWNER_HANDS_OVER_FIRST` until the site is handed to another account.',
         body: deleteAccountSchema.optional(),
         response: { 204: z.null(), 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 429: apiErrorSchema },
       },

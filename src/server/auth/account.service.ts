@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { FRESH_SESSION_MINUTES, type Account, type DeleteAccountInput } from '../../shared/account-schema.js';
+import { messages } from '../../shared/messages.js';
 import { isHandleFromEmail, profileTexts, type OwnProfile, type ProfileInput } from '../../shared/profile-schema.js';
 import { brokenConstraint } from '../db/database-errors.js';
 import type { Database } from '../db/schema.js';
@@ -63,7 +64,12 @@ export async function saveProfile(deps: Pick<AccountDeps, 'db'>, user: SessionUs
  */
 export async function deleteAccount(deps: AccountDeps, current: SessionInfo, input: DeleteAccountInput): Promise<void> {
   await assertOwnerIsPresent(deps, current, input);
-  const { deleted, imageKeys } = await deps.db.transaction().execute((trx) => deleteUserAndContent(trx, current.user.id));
+  const { deleted, imageKeys } = await deps.db.transaction().execute(async (trx) => {
+    // The seat is never empty (issue 56): read under the row's lock, so a hand-over at the same moment is seen.
+    const account = await trx.selectFrom('user').select('role').where('id', '=', current.user.id).forUpdate().executeTakeFirst();
+    if (account?.role === 'owner') throw new AppError(403, 'OWNER_HANDS_OVER_FIRST', messages.ownerHandsOverFirst);
+    return deleteUserAndContent(trx, current.user.id);
+  });
   if (!deleted) throw noSuchAccount();
   for (const key of imageKeys) {
     try {

@@ -104,6 +104,45 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   500: 'Something went wrong on our side. Please try again.',
 };
 
+/**
+ * Better Auth's endpoints this site does not offer: `list-sessions` answers every session's raw
+ * token (Settings' sessions list is ours: GET /api/account/sessions, without tokens).
+ */
+const CLOSED_PATHS = new Set(['/list-sessions']);
+
+/** A session row as Better Auth answers it: it carries the session's token, the cookie's secret. */
+const isSession = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && 'token' in value && 'userId' in value && 'expiresAt' in value;
+
+/**
+ * Better Auth's JSON answer without the token of any session in it (`get-session` answers its
+ * own, in `session.token`): the token is the HttpOnly cookie's value, which no script may read.
+ * Null when nothing needed taking out.
+ */
+export function withoutSessionTokens(body: Buffer): Buffer | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+  let stripped = false;
+  const strip = (value: unknown) => {
+    if (!isSession(value)) return;
+    delete value.token;
+    stripped = true;
+  };
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(strip);
+    else if (typeof value === 'object' && value !== null) {
+      strip(value);
+      for (const inner of Object.values(value)) (Array.isArray(inner) ? inner : [inner]).forEach(strip);
+    }
+  };
+  visit(parsed);
+  return stripped ? Buffer.from(JSON.stringify(parsed)) : null;
+}
+
 /** Mounts Better Auth's own endpoints at /api/auth/*, behind our guards. */
 export const authRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   const guards = createAuthGuards({ limiter: deps.limiter, config: deps.config, sessions: deps.sessions });
@@ -118,14 +157,23 @@ export const authRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     config: neverCached,
     async handler(request, reply) {
       const parsed = parseAuthRequest(request, deps.config.publicUrl);
+      if (CLOSED_PATHS.has(parsed.path.replace(/\/+$/, ''))) throw notFound();
       await guards(request, parsed);
+      // Better Auth answers its own errors; anything else it throws (onAPIError.throw) goes to our error handler and its log.
       const response = await deps.auth.handler(toFetchRequest(request, parsed));
       void reply.status(response.status);
       response.headers.forEach((value, key) => {
         void reply.header(key, value);
       });
       const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-      if (response.status < 400) return reply.send(body);
+      if (response.status < 400) {
+        const isJson = JSON_TYPE.test((response.headers.get('content-type') ?? '').split(';')[0]!.trim());
+        const stripped = body && isJson ? withoutSessionTokens(body) : null;
+        if (stripped) void reply.removeHeader('content-length');
+        return reply.send(stripped ?? body);
+      }
+      // A 5xx Better Auth answered itself (an APIError it made of a failure): its message stays in the log.
+      if (response.status >= 500) request.log.error({ status: response.status, answer: body?.toString('utf8').slice(0, 500) }, 'Better Auth answered a server error');
       void reply.removeHeader('content-length');
       return reply.type('application/json; charset=utf-8').send(authErrorBody(response.status, body));
     },

@@ -16,9 +16,11 @@ import { enqueueJob } from '../queue/job-queue.js';
 import { isAccountSuspended } from './account.repository.js';
 import { hashPassword, verifyPassword } from './password-hashing.js';
 import { noteSignIn } from './new-browser.js';
+import { authRateLimitStorage } from '../rate-limit/rate-limit.js';
 import { secondFactorHooks, secondFactorPlugins } from './second-factor.js';
 import { mustEnrolSecondFactor } from './staff-second-factor.js';
-import { accountCreated, mayRegister, newAddressOfMagicLink, roleForNewAccount } from '../people/registration.js';
+import { ADDRESS_PROVING_SIGN_INS, accountCreated, mayRegister, newAddressOfMagicLink, termsForNewAccount } from '../people/registration.js';
+import { seatProvenOwnerEmail } from '../people/ownership.js';
 import { createSiteSettings, type SiteSettingsAccess } from '../settings/site-settings.js';
 
 /** The header our Fastify adapter sets to the client address Fastify trusts (see auth.routes.ts). */
@@ -107,7 +109,15 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
     if (/^\d{6}$/.test(code)) await auth.api.verifyTOTP({ body: { code }, headers });
     else await auth.api.verifyBackupCode({ body: { code, disableSession: true }, headers });
   };
-  const secondFactor = secondFactorHooks({ config, db, verifyCode, mustEnrol: (user) => mustEnrolSecondFactor({ config, db }, user) });
+  const secondFactor = secondFactorHooks({
+    config,
+    db,
+    log,
+    mailer,
+    siteSettings: registration.siteSettings,
+    verifyCode,
+    mustEnrol: (user) => mustEnrolSecondFactor({ config, db }, user),
+  });
 
   const auth = betterAuth({
     appName: 'Blogging Site',
@@ -121,8 +131,15 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
       level: 'warn',
       log: (level, message, ...args) => log[level]({ source: 'better-auth', details: args.length > 0 ? args : undefined }, message),
     },
+    // Errors its router catches would otherwise be printed by Better Auth's default logger (coloured
+    // text, not this one) or by better-call (`# SERVER_ERROR`): an error answer goes back as it is,
+    // any other error is thrown to our route, whose error handler logs it (auth.routes.ts).
+    onAPIError: { throw: true },
     // The account's role (issue 44) is Better Auth's admin plugin's column; nobody sets it by signing up.
     user: { additionalFields: { role: { type: 'string', required: false, input: false, defaultValue: 'author' } } },
+    // Better Auth's own freshness check (a session under a day old, for a passkey or unlinking) is off:
+    // auth/fresh-proof.ts holds those paths and more, with 5 minutes and a proof that renews it.
+    session: { freshAge: 0 },
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: config.requireEmailVerification,
@@ -150,6 +167,11 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
       sendOnSignUp: config.requireEmailVerification,
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
+      // The confirmation link proved the address (issue 56): OWNER_EMAIL's account takes the seat
+      // with every earlier way in removed; the browser that confirmed is signed in afresh.
+      afterEmailVerification: async (user) => {
+        await seatProvenOwnerEmail(db, config.ownerEmail, user.id);
+      },
       expiresIn: TOKEN_TTL_SECONDS,
       sendVerificationEmail: ({ user, token }) =>
         send({
@@ -189,7 +211,9 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
       // Changing the password ends the account's other sessions, always (issue 45): whoever knew
       // the old one is signed out everywhere but here.
       before: createAuthMiddleware(async (ctx) => {
-        await secondFactor.before(ctx);
+        // A second step's body without `trustDevice` (auth/second-factor.ts): that request goes on as changed.
+        const secondStep = await secondFactor.before(ctx);
+        if (secondStep) return secondStep;
         // Registration by invitation or closed (issue 44): e-mail sign-up refuses an address that
         // may not register before Better Auth looks it up, so a registered address answers the same.
         // A magic link's page asks with `fetch`, which cannot read the redirect Better Auth answers a
@@ -199,14 +223,21 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
           : ctx.path === '/magic-link/verify' ? await newAddressOfMagicLink(db, String(ctx.query?.token ?? ''))
           : null;
         if (signingUp) {
-          const allowed = await mayRegister(registration, signingUp);
+          const allowed = await mayRegister(registration, signingUp, ctx.path);
           if (allowed !== true) throw allowed;
         }
         if (ctx.path !== '/change-password') return;
         return { context: { ...ctx, body: { ...(ctx.body as Record<string, unknown>), revokeOtherSessions: true } } };
       }),
       // Second factors (auth/second-factor.ts): every way of signing in asks for one, a code counts once.
-      after: createAuthMiddleware(async (ctx) => secondFactor.after(ctx)),
+      after: createAuthMiddleware(async (ctx) => {
+        const answer = await secondFactor.after(ctx);
+        // A link or code just proved the address (issue 56): OWNER_EMAIL's account takes the seat,
+        // keeping only this session; not while a second step is pending (the challenge took it).
+        const made = ctx.context.newSession;
+        if (made && ADDRESS_PROVING_SIGN_INS.has(ctx.path)) await seatProvenOwnerEmail(db, config.ownerEmail, made.user.id, made.session.token);
+        return answer;
+      }),
     },
     databaseHooks: {
       // Every way of creating an account ends here (issue 44): the owner, an invitation's role, the
@@ -214,9 +245,9 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
       // committed, its event (core/site-events.ts; webhooks' `member.added`) is queued.
       user: {
         create: {
-          before: async (user) => ({ data: { ...user, role: await roleForNewAccount(registration, user.email) } }),
-          after: async (user) => {
-            await accountCreated(registration, user);
+          before: async (user, ctx) => ({ data: { ...user, ...(await termsForNewAccount(registration, user.email, ctx?.path)) } }),
+          after: async (user, ctx) => {
+            await accountCreated(registration, user, ctx?.path);
             await enqueueJob(db, accountCreatedJob(user.id));
           },
         },
@@ -241,7 +272,8 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
     rateLimit: {
       // Better Auth turns its limiter off outside production; ours is on in every mode.
       enabled: true,
-      storage: 'database',
+      // Our counters' table, the address hashed (rate-limit/rate-limit.ts): Better Auth's own table keeps it plain.
+      customStorage: authRateLimitStorage({ db, secret: config.authSecret }),
       window: 60,
       max: scaleMax(100, config.rateLimitScale),
       customRules: Object.fromEntries(

@@ -52,13 +52,19 @@ export async function noteSignIn(deps: NewBrowserDeps, session: { id: string; us
   });
 }
 
-/** The 'This wasn't me' button: signs the session out; answers the account's e-mail, for the new password's link. */
+export const NOT_ME_SPENT = 'That browser is signed out already (this link works once). To choose a new password, use “Forgot your password?” on the sign-in page, or change it in Settings.';
+
+/**
+ * The 'This wasn't me' button: signs the session out; answers the account's e-mail, for the new
+ * password's link. The token works once: it names a session, and only the press that ends that
+ * session goes on (a second press, or one after the session ended anyway, is a 400 and mails nothing).
+ */
 export async function signOutNotMe(deps: Pick<NewBrowserDeps, 'db' | 'config'>, token: string): Promise<{ email: string; userId: string }> {
   const value = valueOfSignedToken(PURPOSE, token, deps.config.authSecret);
   const [sessionId, userId] = value?.split(':') ?? [];
   const user = userId ? await findUserEmail(deps.db, userId) : undefined;
   if (!sessionId || !userId || !user) throw badRequest('This link is not valid. Open it from the e-mail again, or change your password in Settings.', 'INVALID_LINK');
-  // Gone already (signed out, expired): the new password is still asked for.
-  await deleteAccountSession(deps.db, userId, sessionId);
+  // One statement decides: of two presses at once, only the one whose delete found the row goes on.
+  if (!(await deleteAccountSession(deps.db, userId, sessionId))) throw badRequest(NOT_ME_SPENT, 'LINK_USED');
   return { email: user.email, userId };
 }

@@ -6,9 +6,12 @@ import { generateRandomString } from 'better-auth/crypto';
 import { twoFactor } from 'better-auth/plugins/two-factor';
 import { sql, type Kysely } from 'kysely';
 import { renderSVG } from 'uqr';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Role } from '../../shared/role-schema.js';
 import type { Database } from '../db/schema.js';
+import { mailAccountChange, type AccountChange, type AccountChangeMailDeps } from './account-change-mail.js';
+import { checkPasswordOf, requireFreshProof } from './fresh-proof.js';
 
 /** Wrong codes an account may send while signing in before it is locked, and for how long (issue 45). */
 export const SECOND_FACTOR_LOCKOUT = { maxFailedAttempts: 5, durationSeconds: 15 * 60 };
@@ -26,6 +29,8 @@ const TWO_FACTOR_COOKIE = 'two_factor';
  */
 const OTHER_SIGN_IN_PATHS = ['/magic-link/verify', '/sign-in/email-otp', '/email-otp/verify-email', '/verify-email', '/sign-in/social'];
 const isOtherSignIn = (path: string) => OTHER_SIGN_IN_PATHS.includes(path) || path.startsWith('/callback/');
+/** The second steps of a sign-in, whose `trustDevice` would let the browser skip the next one. */
+const SECOND_STEP_PATHS = ['/two-factor/verify-totp', '/two-factor/verify-backup-code', '/two-factor/verify-otp'];
 
 export const secondFactorTexts = {
   codeUsed: 'That code has been used already. Wait for the next code from your app.',
@@ -49,9 +54,10 @@ export function secondFactorPlugins(config: Config) {
   ];
 }
 
-export interface SecondFactorHookDeps {
+export interface SecondFactorHookDeps extends AccountChangeMailDeps {
   config: Config;
   db: Kysely<Database>;
+  log: FastifyBaseLogger;
   /** Better Auth's `verifyTOTP` and `verifyBackupCode`, for the code that turns two-factor off. */
   verifyCode: (code: string, headers: Headers) => Promise<void>;
   /** Whether a signed-in account must set up a second factor first (staff, `STAFF_REQUIRE_SECOND_FACTOR`). */
@@ -66,24 +72,35 @@ const answered = (ctx: HookContext) => ctx.context.returned as unknown;
 /**
  * The hooks that make the plugins do what the issue asks beyond their defaults: every way of
  * signing in asks for the second factor; an authenticator code is accepted once; turning
- * two-factor on ends the account's other sessions, turning it off asks for a code; enrolment
- * answers with its QR code, drawn here; the session says when a staff account must enrol.
+ * two-factor on ends the account's other sessions, turning it off asks for the password (first)
+ * and a code; a new way in needs a fresh proof (auth/fresh-proof.ts) and is mailed to the account;
+ * no browser is trusted to skip the second step; enrolment answers with its QR code, drawn here;
+ * the session says when a staff account must enrol.
  */
-export function secondFactorHooks({ config, db, verifyCode, mustEnrol }: SecondFactorHookDeps) {
+export function secondFactorHooks(deps: SecondFactorHookDeps) {
+  const { config, db, verifyCode, mustEnrol } = deps;
   // The requests that turn two-factor on (confirming the first code), told from before to after.
   const enabling = new WeakSet<Request>();
   const codeHash = (userId: string, code: string) => createHmac('sha256', config.authSecret).update(`${userId}:${code}`).digest('base64url');
 
-  const before = async (ctx: HookContext) => {
+  /** What Better Auth's before hook answers: nothing, or the request's body as Better Auth is to see it. */
+  const before = async (ctx: HookContext): Promise<{ context: { body: Record<string, unknown> } } | undefined> => {
     if (ctx.path === '/two-factor/verify-totp' && ctx.request) {
       const current = await getSessionFromCtx(ctx);
       if (current && !(current.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled) enabling.add(ctx.request);
     }
     if (ctx.path === '/two-factor/disable') {
-      const code = (ctx.body as { code?: unknown } | undefined)?.code;
-      if (typeof code !== 'string' || !code.trim()) throw APIError.from('BAD_REQUEST', { code: 'CODE_REQUIRED', message: secondFactorTexts.codeRequired });
-      await verifyCode(code.trim(), ctx.headers ?? new Headers());
+      // The password first: a refused request spends no backup code. The code is the fresh proof.
+      const current = await getSessionFromCtx(ctx);
+      const body = ctx.body as { code?: unknown; password?: unknown } | undefined;
+      if (current) await checkPasswordOf(db, current.user.id, body?.password, true);
+      if (typeof body?.code !== 'string' || !body.code.trim()) throw APIError.from('BAD_REQUEST', { code: 'CODE_REQUIRED', message: secondFactorTexts.codeRequired });
+      await verifyCode(body.code.trim(), ctx.headers ?? new Headers());
     }
+    await requireFreshProof(db, ctx);
+    // No trusted browsers (issue 56): every sign-in asks for the second factor, so none is remembered.
+    if (SECOND_STEP_PATHS.includes(ctx.path) && ctx.body) return { context: { body: { ...(ctx.body as Record<string, unknown>), trustDevice: false } } };
+    return undefined;
   };
 
   /** The session a sign-in just made becomes the pending second step, as `twoFactor` does for a password. */
@@ -141,24 +158,42 @@ export function secondFactorHooks({ config, db, verifyCode, mustEnrol }: SecondF
     await db.deleteFrom('session').where('userId', '=', made.user.id).where('token', '!=', made.session.token).execute();
   };
 
+  /** The account's owner hears of the change by mail; a failure to queue it is logged, the change stands. */
+  const tell = async (ctx: HookContext, change: AccountChange, userId?: string) => {
+    const whose = userId ?? ctx.context.newSession?.user.id ?? ctx.context.session?.user.id ?? (await getSessionFromCtx(ctx))?.user.id;
+    if (!whose) return;
+    await mailAccountChange(deps, whose, change).catch((err: unknown) => deps.log.error({ err, change: change.kind }, 'could not mail the account change'));
+  };
+
   const after = async (ctx: HookContext) => {
-    if (isOtherSignIn(ctx.path)) return challenge(ctx);
+    // A password sign-in too: the plugin would let a `trust_device` cookie skip the second step.
+    if (isOtherSignIn(ctx.path) || ctx.path === '/sign-in/email') return challenge(ctx);
     const failed = isAPIError(answered(ctx));
     if (ctx.path === '/two-factor/verify-totp') {
       const turnedOn = ctx.request !== undefined && enabling.has(ctx.request);
       if (ctx.request) enabling.delete(ctx.request);
       if (failed) return;
       await refuseReplayedCode(ctx);
-      if (turnedOn) await endOtherSessions(ctx);
+      if (turnedOn) {
+        await endOtherSessions(ctx);
+        await tell(ctx, { kind: 'two-factor-on' });
+      }
       return;
     }
-    if (ctx.path === '/get-session' && !failed) {
+    if (failed) return;
+    if (ctx.path === '/two-factor/disable') return tell(ctx, { kind: 'two-factor-off' });
+    if (ctx.path === '/two-factor/generate-backup-codes') return tell(ctx, { kind: 'backup-codes' });
+    if (ctx.path === '/passkey/verify-registration') {
+      const added = answered(ctx) as { userId?: string; name?: string | null };
+      return tell(ctx, { kind: 'passkey-added', name: added.name ?? null }, added.userId);
+    }
+    if (ctx.path === '/get-session') {
       // The page learns from the session that its account must enrol before anything else.
       const returned = answered(ctx) as { user?: { id: string; email: string; role: Role } } | null;
       if (returned?.user && (await mustEnrol(returned.user))) return ctx.json({ ...returned, secondFactorRequired: true });
       return;
     }
-    if (ctx.path === '/two-factor/enable' && !failed) {
+    if (ctx.path === '/two-factor/enable') {
       const returned = answered(ctx) as { totpURI?: string };
       // The QR code is drawn here, as SVG: the secret never goes to anyone else's service.
       if (returned.totpURI) return ctx.json({ ...returned, totpQrSvg: renderSVG(returned.totpURI) });

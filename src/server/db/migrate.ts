@@ -31,6 +31,7 @@ import * as siteSettingsAndAudit from './migrations/2026-11-29-02-site-settings-
 import * as webhooks from './migrations/2026-11-29-03-webhooks.js';
 import * as invitations from './migrations/2026-11-29-04-invitations.js';
 import * as analyticsViewGroups from './migrations/2026-12-06-01-analytics-view-groups.js';
+import * as hashedRateLimitKeys from './migrations/2026-12-07-05-hashed-rate-limit-keys.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-03-webhooks': webhooks,
   '2026-11-29-04-invitations': invitations,
   '2026-12-06-01-analytics-view-groups': analyticsViewGroups,
+  '2026-12-07-05-hashed-rate-limit-keys': hashedRateLimitKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

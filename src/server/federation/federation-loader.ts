@@ -50,6 +50,8 @@ export function registerFederationJobs(queue: JobQueue, blogEvents: BlogEvents, 
   });
   queue.register<{ message: unknown }>({
     kind: FEDERATION_MESSAGE_JOB,
+    // Deliveries and the fetches of received activities: other servers' time, on workers of their own.
+    lane: 'remote',
     async run(job) {
       const site = await load();
       await site.handleMessage(job.payload.message);
@@ -57,6 +59,7 @@ export function registerFederationJobs(queue: JobQueue, blogEvents: BlogEvents, 
   });
   queue.register<BlogFederatePayload>({
     kind: BLOG_FEDERATE_JOB,
+    lane: 'remote',
     async run(job) {
       if ((await countFollowers(db, job.payload.userId)) === 0) return;
       const site = await load();

@@ -29,10 +29,36 @@ export function urlForLog(url: string): string {
   return `${safePath}?${query.join('&')}`;
 }
 
+/** Headers that carry a secret, wherever a logged object holds request or response headers. */
+const SECRET_HEADERS = ['cookie', 'authorization', 'proxy-authorization', '["set-cookie"]'];
+const HEADER_HOLDERS = ['req.headers', 'res.headers', 'headers', '*.headers', '*.*.headers'];
+
+/**
+ * What no line may carry, whatever logged it and however deep: a cookie's value (`name=value`,
+ * up to `;`), credentials after `Bearer`/`Basic`, a `token`-like query value in a URL, and a
+ * JSON field named like a secret. The last pass over every line, after pino's redaction, for
+ * what a library logs in a shape no path foresaw (busboy's options hold all request headers).
+ */
+const SECRET_PATTERNS: Array<[RegExp, string]> = [
+  [/((?:__Secure-|__Host-)?better-auth\.[\w.-]+=)[^;"\s\\]+/g, `$1${REDACTED}`],
+  [/\b(Bearer|Basic)(\s+)[^"\s\\,]+/gi, `$1$2${REDACTED}`],
+  [/([?&](?:[\w-]*token|code|otp|secret|password|key|signature)=)[^&"\s\\#]+/gi, `$1${REDACTED}`],
+  [/("(?:cookie|authorization|proxy-authorization|set-cookie|[\w-]*token|[\w-]*secret|password|backupCodes)":)(?:"(?:[^"\\]|\\.)*"|\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\])/gi, `$1"${REDACTED}"`],
+];
+
+/** One serialised log line, with every secret `SECRET_PATTERNS` finds replaced. */
+export function scrubLogLine(line: string): string {
+  let scrubbed = line;
+  for (const [pattern, replacement] of SECRET_PATTERNS) scrubbed = scrubbed.replace(pattern, replacement);
+  return scrubbed;
+}
+
 /**
  * Pino, through Fastify: JSON lines in production and tests, pretty ones in development
  * (pino-pretty, a development dependency). Every line of a request carries its id (`reqId`); no
- * line carries a cookie, an authorization header, a token or an e-mail address.
+ * line, at any level and from any logger given the app's (Fastify's, its plugins', Better
+ * Auth's), carries a cookie, an authorization header, a token or an e-mail address: named
+ * fields are redacted, then each line is scrubbed as text (`scrubLogLine`).
  */
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
@@ -41,9 +67,13 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       req: (request: FastifyRequest) => ({ method: request.method, url: urlForLog(request.url), remoteAddress: request.ip }),
     },
     redact: {
-      paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', 'email', '*.email', 'to', '*.to', 'token', '*.token', 'password', '*.password'],
+      paths: [
+        ...HEADER_HOLDERS.flatMap((holder) => SECRET_HEADERS.map((header) => `${holder}${header.startsWith('[') ? header : `.${header}`}`)),
+        'email', '*.email', 'to', '*.to', 'token', '*.token', 'password', '*.password',
+      ],
       censor: REDACTED,
     },
+    hooks: { streamWrite: scrubLogLine },
     ...(config.env === 'development' ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
   };
 }

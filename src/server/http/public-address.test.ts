@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getAuthenticatedDocumentLoader } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertPublicUrl, hostAddress, isPublicAddress, NonPublicAddressError, outgoingRequestGuard } from './public-address.js';
+import { startFloodServer } from '../testing/flood-server.js';
+import { assertPublicUrl, DEFAULT_RESPONSE_LIMITS, hostAddress, isPublicAddress, NonPublicAddressError, outgoingRequestGuard, ResponseTooLargeError } from './public-address.js';
 
 /**
  * Attacks on the one rule for requests made on someone else's word (issue 42). No request here
@@ -147,5 +149,90 @@ describe('public addresses: requests made inside the guard', () => {
     const response = await open.run(() => fetch(`http://127.0.0.1:${target.port}/allowed`));
     expect(await response.text()).toBe('reached');
     target.seen.length = 0;
+  });
+});
+
+/**
+ * Issue 56: an answer on someone else's word is read up to a fixed number of bytes, then cut. A
+ * loopback server offers a gigabyte (made as the socket drains, never held); the request must
+ * fail within seconds, the server's socket must be closed, and this process (client and server
+ * both) must grow by far less than what was offered.
+ */
+describe('public addresses: bounded answers', () => {
+  const MB = 1024 * 1024;
+  let flood: Awaited<ReturnType<typeof startFloodServer>>;
+  beforeAll(async () => {
+    flood = await startFloodServer();
+  });
+  afterAll(() => flood.close());
+  const onlyLoopback = outgoingRequestGuard({ allowPrivateAddress: false, isAllowed: (address) => address === '127.0.0.1' });
+  const open = outgoingRequestGuard({ allowPrivateAddress: true });
+  const failure = (work: Promise<unknown>) => work.then(() => null, (error: Error) => error);
+  const causeOf = (error: Error | null) => (error?.cause ?? error) as Error;
+
+  /** Runs `work` against the flood and checks what it cost: time, bytes sent, memory, the socket. */
+  async function measured(work: () => Promise<Error | null>) {
+    const before = { written: flood.stats.written, closed: flood.stats.closed, requests: flood.stats.requests, rss: process.memoryUsage.rss() };
+    const started = Date.now();
+    const error = await work();
+    const elapsedMs = Date.now() - started;
+    await expect.poll(() => flood.stats.closed - before.closed, { timeout: 5000 }).toBe(flood.stats.requests - before.requests);
+    return { error, elapsedMs, written: flood.stats.written - before.written, rssGrowth: process.memoryUsage.rss() - before.rss };
+  }
+
+  it('cuts a streamed gigabyte at the limit inside the address guard: the body read fails, the socket is closed', async () => {
+    const outcome = await measured(() => onlyLoopback.run(async () => failure((await fetch(`${flood.base}/stream`)).text())));
+    expect(causeOf(outcome.error)).toBeInstanceOf(ResponseTooLargeError);
+    expect(outcome.elapsedMs).toBeLessThan(5000);
+    // What the kernel's buffers took beyond the limit, not the gigabyte.
+    expect(outcome.written).toBeLessThan(DEFAULT_RESPONSE_LIMITS.maxResponseBytes + 16 * MB);
+    expect(outcome.rssGrowth).toBeLessThan(100 * MB);
+  });
+
+  it('cuts a federation document the same way where private addresses are allowed (Fedify’s own loader)', async () => {
+    const keys = await crypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['sign', 'verify']);
+    const load = getAuthenticatedDocumentLoader({ keyId: new URL('http://127.0.0.1/users/site#main-key'), privateKey: keys.privateKey }, { allowPrivateAddress: true });
+    const outcome = await measured(() => open.run(() => failure(load(`${flood.base}/users/someone`))));
+    expect(causeOf(outcome.error)).toBeInstanceOf(ResponseTooLargeError);
+    expect(outcome.elapsedMs).toBeLessThan(5000);
+    expect(outcome.written).toBeLessThan(DEFAULT_RESPONSE_LIMITS.maxResponseBytes + 16 * MB);
+    expect(outcome.rssGrowth).toBeLessThan(100 * MB);
+  });
+
+  it('refuses by Content-Length before reading, and refuses a compressed answer (its size unpacked is unknown)', async () => {
+    for (const path of ['/declared', '/gzip']) {
+      const outcome = await measured(() => onlyLoopback.run(() => failure(fetch(`${flood.base}${path}`))));
+      expect(causeOf(outcome.error), path).toBeInstanceOf(ResponseTooLargeError);
+      expect(outcome.written, path).toBeLessThan(16 * MB);
+    }
+  });
+
+  it('asks for the answer uncompressed; the site’s own requests keep their encodings', async () => {
+    const encodings: string[] = [];
+    const echo = await listener('127.0.0.1', (request, response) => {
+      encodings.push(String(request.headers['accept-encoding']));
+      response.end('ok');
+    });
+    try {
+      await open.run(() => fetch(`http://127.0.0.1:${echo.port}/`, { headers: { 'accept-encoding': 'gzip' } }).then((response) => response.text()));
+      await fetch(`http://127.0.0.1:${echo.port}/`).then((response) => response.text());
+      expect(encodings).toEqual(['identity', 'gzip, deflate']);
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('ends a request that has no complete answer within the deadline', async () => {
+    const dead = await startFloodServer({ neverAnswer: true });
+    const quick = outgoingRequestGuard({ allowPrivateAddress: true, limits: { deadlineMs: 300 } });
+    try {
+      const started = Date.now();
+      const error = await quick.run(() => failure(fetch(`${dead.base}/inbox`, { method: 'POST', body: '{}' })));
+      expect(causeOf(error).name).toBe('TimeoutError');
+      expect(Date.now() - started).toBeLessThan(3000);
+      await expect.poll(() => dead.stats.closed).toBe(1);
+    } finally {
+      await dead.close();
+    }
   });
 });

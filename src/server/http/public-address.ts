@@ -17,6 +17,11 @@ import { BlockList, isIP } from 'node:net';
  * agent whose DNS lookup refuses non-public answers and whose dispatch refuses a non-public IP
  * literal, so each redirect, each retry and a DNS answer that changed since the check are judged
  * again where the socket is opened.
+ *
+ * The same scope bounds the answers (issue 56): a guarded request reads at most
+ * `maxResponseBytes` of its answer, asks for it uncompressed (a small gzip can unpack to
+ * gigabytes after the count), and ends within `deadlineMs`, headers and body; past either the
+ * request is aborted and its socket destroyed, whatever the caller does with the body.
  */
 
 /** IPv4 special-purpose ranges (RFC 6890 and the IANA registry); nothing federates from them. */
@@ -78,6 +83,27 @@ export function isPublicAddress(address: string): boolean {
   const family = isIP(bare);
   if (family === 0) return false;
   return !nonPublic.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** What a guarded request may cost: the bytes of its answer, and the time from dispatch to its last byte. */
+export interface ResponseLimits {
+  maxResponseBytes: number;
+  deadlineMs: number;
+}
+
+/** JSON-LD documents, WebFinger answers and inboxes' replies are a few kilobytes; a megabyte is plenty. */
+export const DEFAULT_RESPONSE_LIMITS: ResponseLimits = { maxResponseBytes: 1024 * 1024, deadlineMs: 30_000 };
+
+/** An answer longer than the limit (by its Content-Length, or as it streams), or compressed when it was asked not to be. */
+export class ResponseTooLargeError extends Error {
+  override name = 'ResponseTooLargeError';
+  readonly code = 'ERR_RESPONSE_TOO_LARGE';
+}
+
+/** A guarded request that had not finished within its deadline. */
+export class ResponseDeadlineError extends Error {
+  override name = 'TimeoutError';
+  readonly code = 'ERR_RESPONSE_DEADLINE';
 }
 
 /** A request the guard refuses: the URL's scheme, its IP literal or what its name resolves to is not public. */
@@ -150,8 +176,95 @@ type AgentClass = new (options: { connect: { lookup: ReturnType<typeof guardedLo
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 type GlobalWithDispatcher = typeof globalThis & { [GLOBAL_DISPATCHER]?: Dispatcher };
 
-/** Inside `run`: the rule addresses are judged by. */
-const scope = new AsyncLocalStorage<(address: string) => boolean>();
+/** Inside `run`: the rule addresses are judged by (null: any address), and the answer's limits. */
+interface Scope {
+  isAllowed: ((address: string) => boolean) | null;
+  limits: ResponseLimits;
+}
+const scope = new AsyncLocalStorage<Scope>();
+
+type RawHeaders = ReadonlyArray<Buffer | string> | null | undefined;
+const headerValue = (raw: RawHeaders, name: string): string | undefined => {
+  for (let index = 0; raw && index + 1 < raw.length; index += 2) if (String(raw[index]).toLowerCase() === name) return String(raw[index + 1]);
+  return undefined;
+};
+
+/**
+ * The handler `fetch` gave the dispatcher, with the limits in front of it. Node's `fetch` speaks
+ * undici's first handler protocol (`onConnect(abort)`, `onHeaders`, `onData`, `onComplete`,
+ * `onError`); everything else passes through. Aborting through undici's `abort` errors the
+ * response (the caller's `text()` or reader rejects with the reason) and destroys the socket.
+ */
+function limitedHandler(handler: object, limits: ResponseLimits): object {
+  const target = handler as Record<string, (...args: unknown[]) => unknown>;
+  let abort: ((reason: Error) => void) | undefined;
+  let early: Error | undefined;
+  let received = 0;
+  let over = false;
+  const stop = (reason: Error) => {
+    if (over) return;
+    over = true;
+    clearTimeout(deadline);
+    if (abort) abort(reason);
+    else early = reason;
+  };
+  const deadline = setTimeout(() => stop(new ResponseDeadlineError(`No complete answer within ${limits.deadlineMs / 1000} s`)), limits.deadlineMs);
+  deadline.unref();
+  const tooLarge = (what: string) => new ResponseTooLargeError(`The answer ${what} is more than the ${limits.maxResponseBytes} bytes read of it`);
+  const wrapped: Record<string, (...args: never[]) => unknown> = {
+    onConnect(abortRequest: (reason: Error) => void, ...rest: unknown[]) {
+      abort = abortRequest;
+      const result = target.onConnect?.call(handler, abortRequest, ...rest);
+      if (early) abortRequest(early);
+      return result;
+    },
+    onHeaders(status: number, raw: RawHeaders, ...rest: unknown[]) {
+      const length = Number(headerValue(raw, 'content-length') ?? 0);
+      if (length > limits.maxResponseBytes) {
+        stop(tooLarge(`(Content-Length ${length})`));
+        return false;
+      }
+      const encoding = headerValue(raw, 'content-encoding')?.trim().toLowerCase();
+      if (encoding && encoding !== 'identity') {
+        stop(new ResponseTooLargeError(`The answer is compressed (${encoding}), though it was asked for uncompressed: its size could not be bounded`));
+        return false;
+      }
+      return target.onHeaders!.call(handler, status, raw, ...rest);
+    },
+    onData(chunk: Buffer) {
+      if (over) return false;
+      received += chunk.length;
+      if (received > limits.maxResponseBytes) {
+        stop(tooLarge('as it streamed'));
+        return false;
+      }
+      return target.onData!.call(handler, chunk);
+    },
+    onComplete(...args: unknown[]) {
+      clearTimeout(deadline);
+      return target.onComplete?.call(handler, ...args);
+    },
+    onError(...args: unknown[]) {
+      clearTimeout(deadline);
+      return target.onError?.call(handler, ...args);
+    },
+  };
+  return new Proxy(handler, {
+    get(object, property) {
+      if (typeof property === 'string' && Object.hasOwn(wrapped, property)) return wrapped[property];
+      const value = Reflect.get(object, property, object) as unknown;
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+}
+
+/** The request's options asking for an uncompressed answer (the count above is of the bytes the caller will hold). */
+function uncompressed<O extends { headers?: unknown }>(options: O): O {
+  const headers = options.headers;
+  if (Array.isArray(headers) || (headers !== undefined && headers !== null && typeof headers !== 'object')) return options;
+  const kept = Object.fromEntries(Object.entries((headers ?? {}) as Record<string, unknown>).filter(([name]) => name.toLowerCase() !== 'accept-encoding'));
+  return { ...options, headers: { ...kept, 'accept-encoding': 'identity' } };
+}
 
 /**
  * Sits in the global dispatcher's slot: outside a guarded scope it hands every request to the
@@ -164,24 +277,29 @@ class ScopedDispatcher extends EventEmitter implements Dispatcher {
 
   constructor(
     readonly trusted: Dispatcher,
-    private readonly Agent: AgentClass,
+    /** Null when the dispatcher that was there is not a plain undici Agent (a proxy's): nothing guarded can be sent. */
+    private readonly Agent: AgentClass | null,
   ) {
     super();
   }
 
-  dispatch(options: { origin?: string | URL }, handler: unknown): boolean {
-    const isAllowed = scope.getStore();
-    if (!isAllowed) return this.trusted.dispatch(options, handler);
+  dispatch(options: { origin?: string | URL; headers?: unknown }, handler: unknown): boolean {
+    const current = scope.getStore();
+    if (!current) return this.trusted.dispatch(options, handler);
+    // Private addresses allowed: only the limits apply, on the site's own pool (a proxy's included).
+    if (!current.isAllowed) return this.trusted.dispatch(uncompressed(options), limitedHandler(handler as object, current.limits));
+    // A proxy connects where it likes: the address rule cannot be held there (config.ts refuses NODE_USE_ENV_PROXY with a proxy set).
+    if (!this.Agent) throw new Error('Outgoing requests cannot be limited to public addresses: the global fetch dispatcher is not an undici Agent (is an HTTP proxy set?)');
     // A literal address is connected to without a lookup: judge it here (fetch rejects with this as its cause).
     const literal = options.origin === undefined ? null : hostAddress(new URL(options.origin));
-    if (literal !== null && !isAllowed(literal)) throw new NonPublicAddressError(`${literal} is not a public address`);
-    return this.agentFor(isAllowed).dispatch(options, handler);
+    if (literal !== null && !current.isAllowed(literal)) throw new NonPublicAddressError(`${literal} is not a public address`);
+    return this.agentFor(current.isAllowed).dispatch(uncompressed(options), limitedHandler(handler as object, current.limits));
   }
 
   private agentFor(isAllowed: (address: string) => boolean): Dispatcher {
     let agent = this.guarded.get(isAllowed);
     if (!agent) {
-      agent = new this.Agent({ connect: { lookup: guardedLookup(isAllowed) } });
+      agent = new this.Agent!({ connect: { lookup: guardedLookup(isAllowed) } });
       this.guarded.set(isAllowed, agent);
     }
     return agent;
@@ -200,7 +318,8 @@ class ScopedDispatcher extends EventEmitter implements Dispatcher {
  * Puts the scoped dispatcher in the global slot (again, should anything have replaced it). Node's
  * `fetch` makes its own dispatcher on first use, so one throwaway `data:` fetch makes sure there
  * is one; the guarded agents are of its class, the one that speaks the handler protocol of the
- * `fetch` in use. Anything else there (a proxy agent) cannot be guarded: refuse rather than leak.
+ * `fetch` in use. Anything else there (a proxy agent) cannot be guarded: a guarded request is
+ * refused rather than leaked, and only when one is made (answering WebFinger needs none).
  */
 async function installScopedDispatcher(): Promise<void> {
   const slot = globalThis as GlobalWithDispatcher;
@@ -208,9 +327,9 @@ async function installScopedDispatcher(): Promise<void> {
   if (!slot[GLOBAL_DISPATCHER]) await fetch('data:,');
   const current = slot[GLOBAL_DISPATCHER];
   if (current instanceof ScopedDispatcher) return;
-  const Agent = current?.constructor as AgentClass | undefined;
-  if (!current || Agent?.name !== 'Agent') throw new Error('Outgoing requests cannot be limited to public addresses: the global fetch dispatcher is not an undici Agent (is an HTTP proxy set?)');
-  slot[GLOBAL_DISPATCHER] = new ScopedDispatcher(current, Agent);
+  if (!current) throw new Error('Outgoing requests cannot be limited: the global fetch has no dispatcher');
+  const Agent = current.constructor as AgentClass;
+  slot[GLOBAL_DISPATCHER] = new ScopedDispatcher(current, Agent.name === 'Agent' ? Agent : null);
 }
 
 export interface OutgoingRequestGuard {
@@ -218,26 +337,25 @@ export interface OutgoingRequestGuard {
   readonly allowPrivateAddress: boolean;
   /** Throws `NonPublicAddressError` when `url` may not be requested (DNS failures throw their own error). */
   assertAllowed(url: string | URL): Promise<void>;
-  /** Runs `work`; every `fetch` it starts, however deep, connects only to allowed addresses. */
+  /** Runs `work`; every `fetch` it starts, however deep, connects only to allowed addresses and reads a bounded answer. */
   run<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /**
  * The guard for requests made on someone else's word. `allowPrivateAddress` (tests between local
- * sites, private networks) turns it off. `isAllowed` is for this module's tests (a rule that lets
- * one loopback address through, to see a redirect to another refused).
+ * sites, private networks) turns the address rule off, never the limits. `isAllowed` is for this
+ * module's tests (a rule that lets one loopback address through, to see a redirect to another refused).
  */
-export function outgoingRequestGuard(options: { allowPrivateAddress: boolean; isAllowed?: (address: string) => boolean }): OutgoingRequestGuard {
-  const isAllowed = options.isAllowed ?? isPublicAddress;
-  if (options.allowPrivateAddress) {
-    return { allowPrivateAddress: true, assertAllowed: async () => {}, run: (work) => work() };
-  }
+export function outgoingRequestGuard(options: { allowPrivateAddress: boolean; isAllowed?: (address: string) => boolean; limits?: Partial<ResponseLimits> }): OutgoingRequestGuard {
+  const rule: Scope = { isAllowed: options.allowPrivateAddress ? null : (options.isAllowed ?? isPublicAddress), limits: { ...DEFAULT_RESPONSE_LIMITS, ...options.limits } };
   return {
-    allowPrivateAddress: false,
-    assertAllowed: (url) => assertPublicUrl(url, isAllowed),
+    allowPrivateAddress: options.allowPrivateAddress,
+    assertAllowed: async (url) => {
+      if (rule.isAllowed) await assertPublicUrl(url, rule.isAllowed);
+    },
     async run(work) {
       await installScopedDispatcher();
-      return scope.run(isAllowed, work);
+      return scope.run(rule, work);
     },
   };
 }

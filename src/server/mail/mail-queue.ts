@@ -39,6 +39,8 @@ async function sendOrClassify(transport: Mailer, message: MailMessage) {
 export function registerMailJob(queue: JobQueue, send: RatedSend, transport: Mailer) {
   queue.register<{ message: MailMessage }>({
     kind: MAIL_JOB,
+    // Workers of its own: a sign-in link never waits behind deliveries to dead targets (issue 56).
+    lane: 'mail',
     run: (job, { signal }) => send(job.payload.message, transport, signal),
   });
 }

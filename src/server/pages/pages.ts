@@ -91,6 +91,8 @@ export function createPageHandler(app: FastifyInstance, { renderer, site }: Page
       return reply.status(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(SERVER_ERROR_PAGE);
     }
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
+    // The screen's error page went out in its place: its cause (a loader's failure) is logged here, as any 5xx's.
+    if (page.status >= 500) request.log.error({ err: page.error, status: page.status }, 'page rendered as a server error');
     declarePageTags(request, page.cacheTags);
     // A signed-in reader's page is theirs alone: no shared cache (ours or any between) may keep it.
     reply

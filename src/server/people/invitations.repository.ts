@@ -31,12 +31,12 @@ export async function findUsableInvitationByToken(db: Kysely<Database>, token: s
     .executeTakeFirst();
 }
 
-/** Marks the address's invitation used by the account just created with it; once only. */
-export async function consumeInvitation(db: Kysely<Database>, email: string, userId: string): Promise<boolean> {
+/** Marks an invitation (this one, or the address's pending one) used by the account just made with it; once only. */
+export async function consumeInvitation(db: Kysely<Database>, which: { id: string } | { email: string }, userId: string): Promise<boolean> {
   const result = await db
     .updateTable('invitations')
     .set({ accepted_at: new Date(), accepted_user_id: userId })
-    .where(({ fn }) => fn('lower', ['email']), '=', email.toLowerCase())
+    .where((eb) => ('id' in which ? eb('id', '=', which.id) : eb(eb.fn('lower', ['email']), '=', which.email.toLowerCase())))
     .where('accepted_at', 'is', null)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', new Date())

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { INVITATION_TTL_DAYS, PEOPLE_PAGE_SIZE, type Invitation, type InvitationInput, type PeoplePage, type PersonDeletion } from '../../shared/people-schema.js';
+import { messages } from '../../shared/messages.js';
 import { ROLE_LABELS, type Role } from '../../shared/role-schema.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Config } from '../config.js';
@@ -51,7 +52,7 @@ export async function listPeople(deps: PeopleDeps, query: { search?: string; pag
  * ownership; an administrator's, and the making of one, only by the owner.
  */
 function assertMayManage(actor: SessionUser, target: { role: Role }, newRole?: Role): void {
-  if (target.role === 'owner') throw forbidden('The owner’s account is changed only by handing over ownership.');
+  if (target.role === 'owner') throw forbidden(messages.ownerChangedByHandOverOnly);
   if ((target.role === 'administrator' || newRole === 'administrator') && actor.role !== 'owner') {
     throw forbidden('Only the owner changes an administrator.');
   }

@@ -1,12 +1,14 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { APIError } from 'better-auth/api';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { messages } from '../../shared/messages.js';
 import type { Role } from '../../shared/role-schema.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { SiteSettingsAccess } from '../settings/site-settings.js';
 import { consumeInvitation, findUsableInvitation } from './invitations.repository.js';
+import { seatFirstAccount } from './ownership.js';
 
 export interface RegistrationDeps {
   db: Kysely<Database>;
@@ -25,44 +27,80 @@ export function registrationRefused(registration: 'invitation' | 'closed'): APIE
     : APIError.from('FORBIDDEN', { message: messages.registrationByInvitation, code: REGISTRATION_BY_INVITATION });
 }
 
+/** The ways of making an account whose mailed token proves the address at that moment: a magic link, an e-mail code. */
+const ADDRESS_PROVING_SIGN_UPS = new Set(['/magic-link/verify', '/sign-in/email-otp']);
+/** The sign-ins that prove the address (a mailed link or code), after which `OWNER_EMAIL` takes the seat. */
+export const ADDRESS_PROVING_SIGN_INS = new Set([...ADDRESS_PROVING_SIGN_UPS, '/email-otp/verify-email']);
+
+/** The invitation whose token the account being made presented (`invitations.routes.ts`). */
+interface PresentedInvitation {
+  id: string;
+  email: string;
+  role: Role;
+}
+const presented = new AsyncLocalStorage<PresentedInvitation>();
+
+/** Makes the account inside `make` as the holder of this invitation's token: its role, its address proven. */
+export function asInvitationHolder<T>(invitation: PresentedInvitation, make: () => Promise<T>): Promise<T> {
+  return presented.run(invitation, make);
+}
+
+function presentedFor(address: string): PresentedInvitation | undefined {
+  const invitation = presented.getStore();
+  return invitation && invitation.email.toLowerCase() === address ? invitation : undefined;
+}
+
+/** No account holds the seat and none ever took it (the audit log keeps each taking and hand-over). */
+async function siteNeverOwned(db: Kysely<Database>): Promise<boolean> {
+  const owned = await db
+    .selectFrom('user')
+    .select('id')
+    .where('role', '=', 'owner')
+    .union(db.selectFrom('audit_log').select(sql<string>`'log'`.as('id')).where('action', 'like', 'ownership.%'))
+    .executeTakeFirst();
+  return !owned;
+}
+
 /**
- * Whether a new account may be made for this address, and with which role (issue 44). Every way
- * of creating an account (e-mail sign-up, magic link, e-mail code, a social provider, an accepted
- * invitation) ends in Better Auth's `user.create.before`, which asks this; a refusal throws.
+ * Whether a new account may be made for this address, and with which role (issues 44, 56). Every
+ * way of creating an account ends in Better Auth's `user.create.before`, which asks this; the
+ * e-mail sign-up and the magic link ask before, so a refusal is said in words.
  *
- * - `OWNER_EMAIL`'s address becomes the owner, whatever the registration setting (the previous
- *   owner, if any, becomes an administrator).
- * - Without `OWNER_EMAIL`, the first account of a site becomes the owner (the one-owner index
- *   refuses a second owner made at the same moment).
- * - Anyone else: an invited address gets the invitation's role; otherwise, when registration is
- *   'open', the site's default role; else refused.
+ * - An invitation's role goes to whoever presents its token (the invitation page); a magic link
+ *   or e-mail code sent to the invited address proves the same mailbox, so it counts too. A plain
+ *   sign-up as an invited address is like any other.
+ * - `OWNER_EMAIL` signing up by magic link or e-mail code is let in whatever the registration
+ *   setting: it takes the seat once signed in (`ownership.ts`). By password it is like any other.
+ * - Without `OWNER_EMAIL`, anyone may sign up on a site that has never had an owner: the first
+ *   of them takes the seat once made (`seatFirstAccount`).
+ * - Anyone else: when registration is 'open', the site's default role; else refused.
  */
-export async function roleForNewAccount(deps: RegistrationDeps, email: string): Promise<Role> {
-  const address = email.toLowerCase();
-  if (deps.config.ownerEmail === address) {
-    await deps.db.updateTable('user').set({ role: 'administrator' }).where('role', '=', 'owner').execute();
-    return 'owner';
-  }
-  if (!deps.config.ownerEmail) {
-    const owner = await deps.db.selectFrom('user').select('id').where('role', '=', 'owner').executeTakeFirst();
-    if (!owner) return 'owner';
-  }
-  const invitation = await findUsableInvitation(deps.db, address);
+async function admission(deps: RegistrationDeps, address: string, provesAddress: boolean): Promise<Role | APIError> {
+  const invitation = presentedFor(address);
   if (invitation) return invitation.role;
   const settings = await deps.siteSettings.get();
-  if (settings.registration !== 'open') throw registrationRefused(settings.registration);
+  if (provesAddress) {
+    if (deps.config.ownerEmail === address) return settings.defaultRole;
+    const invited = await findUsableInvitation(deps.db, address);
+    if (invited) return invited.role;
+  }
+  if (!deps.config.ownerEmail && (await siteNeverOwned(deps.db))) return settings.defaultRole;
+  if (settings.registration !== 'open') return registrationRefused(settings.registration);
   return settings.defaultRole;
 }
 
-/** Whether the address may sign up now (asked before e-mail sign-up, so an existing address answers the same as a new one). */
-export async function mayRegister(deps: RegistrationDeps, email: string): Promise<true | APIError> {
+/** The new account's role, and whether its address is proven already (an invitation's token); a refusal throws. */
+export async function termsForNewAccount(deps: RegistrationDeps, email: string, path: string | undefined): Promise<{ role: Role; emailVerified?: true }> {
   const address = email.toLowerCase();
-  if (deps.config.ownerEmail === address) return true;
-  if (!deps.config.ownerEmail && !(await deps.db.selectFrom('user').select('id').where('role', '=', 'owner').executeTakeFirst())) return true;
-  const settings = await deps.siteSettings.get();
-  if (settings.registration === 'open') return true;
-  if (await findUsableInvitation(deps.db, address)) return true;
-  return registrationRefused(settings.registration);
+  const role = await admission(deps, address, path !== undefined && ADDRESS_PROVING_SIGN_UPS.has(path));
+  if (role instanceof APIError) throw role;
+  return presentedFor(address) ? { role, emailVerified: true } : { role };
+}
+
+/** Whether the address may sign up now, this way (asked before e-mail sign-up, so an existing address answers the same as a new one). */
+export async function mayRegister(deps: RegistrationDeps, email: string, path: string): Promise<true | APIError> {
+  const role = await admission(deps, email.toLowerCase(), ADDRESS_PROVING_SIGN_UPS.has(path));
+  return role instanceof APIError ? role : true;
 }
 
 /**
@@ -84,7 +122,14 @@ export async function newAddressOfMagicLink(db: Kysely<Database>, token: string)
   return exists ? null : email;
 }
 
-/** After the account exists: the invitation that let it in is used up. */
-export async function accountCreated(deps: RegistrationDeps, user: { id: string; email: string }): Promise<void> {
-  await consumeInvitation(deps.db, user.email, user.id);
+/**
+ * After the account exists: the invitation that let it in is used up (the presented one, or the
+ * address's own when a link or code proved it), and on a site never owned the first account takes
+ * the seat.
+ */
+export async function accountCreated(deps: RegistrationDeps, user: { id: string; email: string }, path: string | undefined): Promise<void> {
+  const invitation = presentedFor(user.email.toLowerCase());
+  if (invitation) await consumeInvitation(deps.db, { id: invitation.id }, user.id);
+  else if (path !== undefined && ADDRESS_PROVING_SIGN_UPS.has(path)) await consumeInvitation(deps.db, { email: user.email }, user.id);
+  if (!deps.config.ownerEmail) await seatFirstAccount(deps.db, user);
 }

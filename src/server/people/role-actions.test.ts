@@ -31,30 +31,114 @@ describe('what each role may do, checked by the server on every request', () => 
     t.app.inject({ method, url, headers: { origin: TEST_PUBLIC_URL, cookie: user.cookie }, remoteAddress: randomIp(), ...(payload ? { payload } : {}) });
   const othersBlog = () => writes.create(victim, { title: 'Somebody else’s', blog: 'Their words.' });
 
-  const table: { action: string; allowed: Role[]; run: (user: TestUser) => Promise<number> }[] = [
-    { action: 'publish a new blog', allowed: ['owner', 'administrator', 'editor', 'author'], run: async (user) => (await writes.send('POST', '/api/blogs', user, { title: 'Mine', blog: 'Words.' })).statusCode },
-    { action: 'schedule a new blog', allowed: ['owner', 'administrator', 'editor', 'author'], run: async (user) => (await writes.send('POST', '/api/blogs', user, { title: 'Later', blog: 'Words.', publishAt: new Date(Date.now() + 86_400_000).toISOString() })).statusCode },
-    { action: 'write a draft', allowed: ['owner', 'administrator', 'editor', 'author', 'contributor'], run: async (user) => (await writes.send('POST', '/api/blogs', user, { title: 'Draft', blog: 'Words.', status: 'draft' })).statusCode },
+  const table: { action: string; routes: string[]; allowed: Role[]; run: (user: TestUser) => Promise<number> }[] = [
+    { action: 'publish a new blog', routes: ['POST /api/blogs'], allowed: ['owner', 'administrator', 'editor', 'author'], run: async (user) => (await writes.send('POST', '/api/blogs', user, { title: 'Mine', blog: 'Words.' })).statusCode },
+    { action: 'schedule a new blog', routes: ['POST /api/blogs'], allowed: ['owner', 'administrator', 'editor', 'author'], run: async (user) => (await writes.send('POST', '/api/blogs', user, { title: 'Later', blog: 'Words.', publishAt: new Date(Date.now() + 86_400_000).toISOString() })).statusCode },
+    { action: 'write a draft', routes: ['POST /api/blogs'], allowed: ['owner', 'administrator', 'editor', 'author', 'contributor'], run: async (user) => (await writes.send('POST', '/api/blogs', user, { title: 'Draft', blog: 'Words.', status: 'draft' })).statusCode },
     {
       action: 'edit someone else’s blog',
+      routes: ['PATCH /api/blogs/{id}'],
       allowed: ['owner', 'administrator', 'editor'],
       run: async (user) => (await writes.send('PATCH', `/api/blogs/${(await othersBlog()).id}`, user, { title: 'Changed', blog: 'Changed.' })).statusCode,
     },
     {
       action: 'unpublish someone else’s blog',
+      routes: ['PATCH /api/blogs/{id}'],
       allowed: ['owner', 'administrator', 'editor'],
       run: async (user) => (await writes.send('PATCH', `/api/blogs/${(await othersBlog()).id}`, user, { title: 'Back', blog: 'To draft.', status: 'draft' })).statusCode,
     },
-    { action: 'delete someone else’s blog', allowed: ['owner', 'administrator'], run: async (user) => (await request(user, 'DELETE', `/api/blogs/${(await othersBlog()).id}`)).statusCode },
-    { action: 'vote', allowed: ROLES, run: async (user) => (await request(user, 'PUT', `/api/blogs/${(await othersBlog()).id}/vote`, { direction: 'up' })).statusCode },
-    { action: 'moderate', allowed: ['owner', 'administrator', 'editor'], run: async (user) => (await request(user, 'GET', '/api/moderation')).statusCode },
-    { action: 'list people', allowed: ['owner', 'administrator'], run: async (user) => (await request(user, 'GET', '/api/admin/people')).statusCode },
-    { action: 'list invitations', allowed: ['owner', 'administrator'], run: async (user) => (await request(user, 'GET', '/api/admin/invitations')).statusCode },
+    { action: 'delete someone else’s blog', routes: ['DELETE /api/blogs/{id}'], allowed: ['owner', 'administrator'], run: async (user) => (await request(user, 'DELETE', `/api/blogs/${(await othersBlog()).id}`)).statusCode },
+    { action: 'vote', routes: ['PUT /api/blogs/{id}/vote'], allowed: ROLES, run: async (user) => (await request(user, 'PUT', `/api/blogs/${(await othersBlog()).id}/vote`, { direction: 'up' })).statusCode },
+    { action: 'moderate', routes: [], allowed: ['owner', 'administrator', 'editor'], run: async (user) => (await request(user, 'GET', '/api/moderation')).statusCode },
+    { action: 'list people', routes: [], allowed: ['owner', 'administrator'], run: async (user) => (await request(user, 'GET', '/api/admin/people')).statusCode },
+    { action: 'list invitations', routes: [], allowed: ['owner', 'administrator'], run: async (user) => (await request(user, 'GET', '/api/admin/invitations')).statusCode },
     {
       action: 'give an author a role',
+      routes: ['PUT /api/admin/people/{id}/role'],
       allowed: ['owner', 'administrator'],
       run: async (user) => (await request(user, 'PUT', `/api/admin/people/${victim.id}/role`, { role: 'author' })).statusCode,
     },
+    { action: 'take back a vote', routes: ['DELETE /api/blogs/{id}/vote'], allowed: ROLES, run: async (user) => (await request(user, 'DELETE', `/api/blogs/${(await othersBlog()).id}/vote`)).statusCode },
+    { action: 'comment', routes: ['POST /api/blogs/{id}/comments'], allowed: ROLES, run: async (user) => (await request(user, 'POST', `/api/blogs/${(await othersBlog()).id}/comments`, { body: 'A word.' })).statusCode },
+    {
+      action: 'submit a draft for review',
+      routes: ['POST /api/blogs/{id}/submit'],
+      allowed: ['owner', 'administrator', 'editor', 'contributor'],
+      run: async (user) => {
+        // A reader has no draft of their own: theirs to try is somebody else's.
+        const draft = user === as.reader ? await writes.create(victim, { title: 'Theirs', status: 'draft' }) : await writes.create(user, { title: 'Mine to submit', status: 'draft' });
+        return (await request(user, 'POST', `/api/blogs/${draft.id}/submit`)).statusCode;
+      },
+    },
+    {
+      action: 'take the image off someone else’s blog',
+      routes: ['DELETE /api/blogs/{id}/image'],
+      allowed: ['owner', 'administrator', 'editor'],
+      run: async (user) => (await request(user, 'DELETE', `/api/blogs/${(await othersBlog()).id}/image`)).statusCode,
+    },
+    // Issue 56: a Reader ran the generator (a paid provider costs money per blog). The offline generator answers here.
+    { action: 'generate a blog with AI', routes: ['POST /api/ai/generate'], allowed: ['owner', 'administrator', 'editor', 'author', 'contributor'], run: async (user) => (await request(user, 'POST', '/api/ai/generate')).statusCode },
+  ];
+
+  /**
+   * Routes whose guard runs before anything else about the request (`onRequest`: /admin's,
+   * moderation's, imports), asked with a request that is wrong in every other way, so nothing
+   * changes: a refused role gets the guard's 404; an allowed one gets past it, to the route's own
+   * answer (its 400 for the body, or its own 404 for the unknown id, in its own words).
+   */
+  const missing = '00000000-0000-4000-8000-000000000000';
+  const guarded: { route: string; allowed: Role[]; send: (user: TestUser) => ReturnType<typeof request> }[] = [
+    { route: 'PUT /api/admin/settings', allowed: ['owner', 'administrator'], send: (user) => request(user, 'PUT', '/api/admin/settings', {}) },
+    { route: 'POST /api/admin/settings/logo', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', '/api/admin/settings/logo', {}) },
+    { route: 'POST /api/admin/settings/icon', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', '/api/admin/settings/icon', {}) },
+    { route: 'PUT /api/admin/people/{id}/suspension', allowed: ['owner', 'administrator'], send: (user) => request(user, 'PUT', `/api/admin/people/${victim.id}/suspension`, {}) },
+    { route: 'DELETE /api/admin/people/{id}', allowed: ['owner', 'administrator'], send: (user) => request(user, 'DELETE', `/api/admin/people/${victim.id}`, { blogs: 'nonsense' }) },
+    { route: 'POST /api/admin/invitations', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', '/api/admin/invitations', {}) },
+    { route: 'DELETE /api/admin/invitations/{id}', allowed: ['owner', 'administrator'], send: (user) => request(user, 'DELETE', `/api/admin/invitations/${missing}`) },
+    { route: 'POST /api/admin/ownership', allowed: ['owner'], send: (user) => request(user, 'POST', '/api/admin/ownership', {}) },
+    { route: 'POST /api/admin/webhooks', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', '/api/admin/webhooks', {}) },
+    { route: 'DELETE /api/admin/webhooks/{id}', allowed: ['owner', 'administrator'], send: (user) => request(user, 'DELETE', `/api/admin/webhooks/${missing}`) },
+    { route: 'POST /api/admin/webhooks/{id}/test', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', `/api/admin/webhooks/${missing}/test`) },
+    { route: 'POST /api/moderation/actions', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', '/api/moderation/actions', {}) },
+    { route: 'POST /api/moderation/queue/{id}/retry', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', `/api/moderation/queue/${'x'.repeat(31)}/retry`) },
+    { route: 'POST /api/imports', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', '/api/imports', {}) },
+  ];
+
+  /** What each remaining route that changes something is open to, and why no role decides it. */
+  const OPEN_TO_EVERY_ACCOUNT = [
+    // The caller's own account, sessions and mail settings.
+    'DELETE /api/account',
+    'PUT /api/account/profile',
+    'DELETE /api/account/sessions/{id}',
+    'POST /api/account/sessions/end-others',
+    'POST /api/account/fresh-proof',
+    'PUT /api/settings/comment-emails',
+    'DELETE /api/settings/subscriptions/{id}',
+    // The caller's own comment (or a comment on the caller's own blog): ownership, not role.
+    'PATCH /api/comments/{id}',
+    'DELETE /api/comments/{id}',
+    // Every signed-in account may report (one open report per item each).
+    'POST /api/reports',
+    // Following and replying on the fediverse are the caller's own, like commenting.
+    'POST /api/federation/following',
+    'DELETE /api/federation/following',
+    'POST /api/federation/replies',
+    // The editor's preview and its inline images: rate-limited per account; nothing is public until a blog is saved, which the table checks.
+    'POST /api/blogs/preview',
+    'POST /api/blog-images',
+    // The invitation's token decides, not the role.
+    'POST /api/invitations/accept',
+  ];
+  /** Open to anyone, signed in or not: a token in a mail or nothing at all decides. */
+  const PUBLIC = [
+    'POST /api/contact',
+    'POST /api/account/not-me',
+    'POST /api/comment-emails/unsubscribe',
+    'POST /unsubscribe',
+    'POST /api/subscriptions',
+    'POST /api/subscriptions/confirm',
+    'POST /api/subscriptions/unsubscribe',
+    'POST /subscription/unsubscribe',
   ];
 
   describe.each(table)('$action', ({ allowed, run }) => {
@@ -64,6 +148,39 @@ describe('what each role may do, checked by the server on every request', () => 
       // Blogs answer 403 with the reason; /admin's and moderation's routes the 404 of a page that does not exist.
       else expect([403, 404]).toContain(status);
     });
+  });
+
+  describe.each(guarded)('$route, behind its guard', ({ route, allowed, send }) => {
+    it.each(ROLES)('as %s', async (role) => {
+      const response = await send(as[role]);
+      const refusedByGuard = response.statusCode === 404 && response.json().message === 'Not found.';
+      if (allowed.includes(role)) {
+        expect(refusedByGuard, `${route}: ${response.body}`).toBe(false);
+        expect([401, 403]).not.toContain(response.statusCode);
+      } else expect(refusedByGuard, `${route}: ${response.body}`).toBe(true);
+    });
+  });
+
+  it('has every route that changes something in the table, or says who it is open to', () => {
+    // Every route the app documents (Better Auth's own `/api/auth/*`, hidden from the document, answers for itself).
+    const spec = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const changing = Object.entries(spec.paths).flatMap(([path, operations]) =>
+      Object.keys(operations)
+        .filter((method) => !['get', 'head', 'options'].includes(method))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const accounted = new Set([...table.flatMap((row) => row.routes), ...guarded.map((row) => row.route), ...OPEN_TO_EVERY_ACCOUNT, ...PUBLIC]);
+    expect(changing.filter((route) => !accounted.has(route)), 'a new route: add it to the table (with the roles of people/roles.ts) or to a list that says who it is open to').toEqual([]);
+    expect([...accounted].filter((route) => !changing.includes(route)), 'a route that is gone').toEqual([]);
+  });
+
+  it('keeps the AI Blog Generator from a Reader, in words, and /api/access says so', async () => {
+    const refused = await request(as.reader, 'POST', '/api/ai/generate');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ error: 'FORBIDDEN', message: expect.stringContaining('AI Blog Generator is not open to you') });
+    const permissions = async (user: TestUser) => (await request(user, 'GET', '/api/access')).json<{ permissions: string[] }>().permissions;
+    expect(await permissions(as.reader)).not.toContain('ai:generate');
+    for (const role of ['owner', 'administrator', 'editor', 'author', 'contributor'] as const) expect(await permissions(as[role])).toContain('ai:generate');
   });
 
   it('tells a contributor and a reader why, in words', async () => {

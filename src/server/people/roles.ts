@@ -19,6 +19,8 @@ const statement = {
   blog: ['draft', 'submit', 'publish', 'editAny', 'deleteAny'],
   /** Comments and reports: hide, restore, suspend (the moderation page). */
   moderation: ['moderate'],
+  /** The AI Blog Generator: the roles that write (a paid provider costs money per blog; issue 56). */
+  ai: ['generate'],
   /** Comment, vote, subscribe: every signed-in account. */
   reader: ['comment', 'vote', 'subscribe'],
 } as const;
@@ -29,9 +31,9 @@ const reader = { reader: ['comment', 'vote', 'subscribe'] } as const;
 const ROLE_RULES = {
   owner: access.newRole({ ...statement }),
   administrator: access.newRole({ ...statement, ownership: [] }),
-  editor: access.newRole({ ...reader, blog: ['draft', 'submit', 'publish', 'editAny'], moderation: ['moderate'] }),
-  author: access.newRole({ ...reader, blog: ['draft', 'publish'] }),
-  contributor: access.newRole({ ...reader, blog: ['draft', 'submit'] }),
+  editor: access.newRole({ ...reader, blog: ['draft', 'submit', 'publish', 'editAny'], moderation: ['moderate'], ai: ['generate'] }),
+  author: access.newRole({ ...reader, blog: ['draft', 'publish'], ai: ['generate'] }),
+  contributor: access.newRole({ ...reader, blog: ['draft', 'submit'], ai: ['generate'] }),
   reader: access.newRole({ ...reader }),
 } satisfies Record<Role, unknown>;
 

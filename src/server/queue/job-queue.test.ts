@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
-import { enqueueJob } from './job-queue.js';
+import { enqueueJob, enqueueJobs, MAIL_LANE_WORKERS } from './job-queue.js';
 
 describe('the job queue', () => {
   // The queue's clock stands still at a whole millisecond; the database's now() has microseconds.
@@ -30,5 +30,34 @@ describe('the job queue', () => {
       { key: 'probe:micro', state: 'done' },
     ]);
     expect(ran).toEqual(['micro']);
+  });
+
+  it('gives each lane workers of its own: mail runs while deliveries and local work hold every other worker', async () => {
+    const concurrency = t.config.queue.concurrency;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding = { remote: 0, local: 0 };
+    const mailed: string[] = [];
+    const hold = (lane: 'remote' | 'local') => async () => {
+      holding[lane]++;
+      await released;
+    };
+    t.app.queue.register({ kind: 'hold-remote', lane: 'remote', run: hold('remote') });
+    t.app.queue.register({ kind: 'hold-local', run: hold('local') });
+    t.app.queue.register<{ name: string }>({ kind: 'mail-probe', lane: 'mail', run: async (job) => void mailed.push(job.payload.name) });
+    try {
+      const many = (kind: string) => Array.from({ length: 3 * concurrency }, (_, i) => ({ kind, key: `${kind}:${i}` }));
+      await enqueueJobs(t.database.db, [...many('hold-remote'), ...many('hold-local')]);
+      t.app.queue.wake();
+      await expect.poll(() => holding, { timeout: 10_000 }).toEqual({ remote: concurrency, local: concurrency });
+      await enqueueJobs(t.database.db, Array.from({ length: MAIL_LANE_WORKERS + 1 }, (_, i) => ({ kind: 'mail-probe', key: `mail-probe:${i}`, payload: { name: `m${i}` } })));
+      t.app.queue.wake();
+      await expect.poll(() => mailed.length, { timeout: 10_000 }).toBe(MAIL_LANE_WORKERS + 1);
+      // No lane took more than its workers.
+      expect(holding).toEqual({ remote: concurrency, local: concurrency });
+      expect(t.app.queue.running()).toBe(2 * concurrency);
+    } finally {
+      release();
+    }
   });
 });

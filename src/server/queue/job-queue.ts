@@ -8,7 +8,8 @@ import type { Database, QueuedJobState } from '../db/schema.js';
  * any stop of the process. Workers of any number of processes take due jobs with
  * `for update skip locked` and hold each for a lease; a job whose process died is taken again when
  * its lease runs out. A failed run is retried with exponential backoff until `max_attempts`, then
- * stays `failed` (the moderators' page shows it and can retry it). See docs/jobs.md.
+ * stays `failed` (the moderators' page shows it and can retry it). Each kind runs in a lane with
+ * workers of its own (`JobLane`): mail, requests to other servers, and the rest. See docs/jobs.md.
  *
  * Why not pg-boss: PGlite has one connection, which Kysely's driver guards; pg-boss would run its
  * multi-statement SQL around that guard (inside our transactions), and jobs could no longer be
@@ -26,9 +27,24 @@ export interface QueuedJob<P = Record<string, unknown>> {
   maxAttempts: number;
 }
 
+/**
+ * Which workers run a kind (issue 56). Each lane has workers of its own, so one kind of work
+ * cannot hold up another: `mail` is the messages people wait for at the screen (sign-in links,
+ * codes, confirmations, resets); `remote` is requests to other servers on someone else's word
+ * (webhooks, federation), where a dead target holds a worker for its whole timeout; `local` is
+ * the rest (events, scheduled work, imports, newsletters).
+ */
+export type JobLane = 'mail' | 'remote' | 'local';
+const LANES: readonly JobLane[] = ['mail', 'remote', 'local'];
+
+/** Mail's workers: sends are paced by MAIL_SEND_PER_MINUTE anyway; two keep one slow SMTP answer from holding the rest. */
+export const MAIL_LANE_WORKERS = 2;
+
 export interface JobKind<P = Record<string, unknown>> {
   /** Unique, kebab-case. */
   kind: string;
+  /** Its workers (unset: `local`). */
+  lane?: JobLane;
   run(job: QueuedJob<P>, context: { signal: AbortSignal; log: FastifyBaseLogger }): Promise<void>;
 }
 
@@ -51,7 +67,10 @@ export interface QueueOptions {
   log: FastifyBaseLogger;
   /** An idle worker looks for due jobs this often; `wake()` (a job queued here) looks at once. */
   pollMs: number;
-  /** Jobs run at once by this process. */
+  /**
+   * Jobs of the `remote` lane and of the `local` lane each run at once by this process (and
+   * `MAIL_LANE_WORKERS` of mail); 0: none at all.
+   */
   concurrency?: number;
   /** How long a worker holds a job before another may take it (its process is presumed dead). */
   leaseMs?: number;
@@ -134,20 +153,23 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   const now = options.now ?? (() => new Date());
   const kinds = new Map<string, JobKind<never>>();
   const active = new Set<Promise<void>>();
+  const workers: Record<JobLane, number> = { mail: concurrency > 0 ? MAIL_LANE_WORKERS : 0, remote: concurrency, local: concurrency };
+  const laneRuns: Record<JobLane, Set<Promise<void>>> = { mail: new Set(), remote: new Set(), local: new Set() };
+  const kindsOf = (lane: JobLane) => [...kinds.values()].filter((kind) => (kind.lane ?? 'local') === lane).map((kind) => kind.kind);
   const stopping = new AbortController();
   let started = false;
   let timer: NodeJS.Timeout | null = null;
   let claiming = false;
   let claimAgain = false;
 
-  const claim = async (limit: number): Promise<QueuedJob[]> => {
+  const claim = async (laneKinds: string[], limit: number): Promise<QueuedJob[]> => {
     const dueBy = dueBefore(now());
     const { rows } = await sql<{ id: string; kind: string; key: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }>`
       update queued_jobs
       set state = 'running', attempts = attempts + 1, locked_until = now() + ${leaseMs}::integer * interval '1 millisecond', updated_at = now()
       where id in (
         select id from queued_jobs
-        where kind = any(${[...kinds.keys()]}::text[])
+        where kind = any(${laneKinds}::text[])
           and ((state = 'pending' and run_at < ${dueBy}::timestamptz) or (state = 'running' and locked_until < now()))
         order by run_at, id
         limit ${limit}
@@ -197,12 +219,14 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     }
   };
 
-  const launch = (job: QueuedJob) => {
-    const running = runJob(job).finally(() => {
-      active.delete(running);
+  const launch = (lane: JobLane, job: QueuedJob) => {
+    const run = runJob(job).finally(() => {
+      active.delete(run);
+      laneRuns[lane].delete(run);
       queue.wake();
     });
-    active.add(running);
+    active.add(run);
+    laneRuns[lane].add(run);
   };
 
   const poll = async () => {
@@ -215,13 +239,17 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     try {
       do {
         claimAgain = false;
-        const free = concurrency - active.size;
-        if (free <= 0 || stopping.signal.aborted) break;
-        const jobs = await claim(free);
-        for (const job of jobs) launch(job);
-        // A full batch: there may be more.
-        if (jobs.length === free) claimAgain = true;
-      } while (claimAgain);
+        // Mail first: a sign-in link is never behind a claim of other work.
+        for (const lane of LANES) {
+          const free = workers[lane] - laneRuns[lane].size;
+          const laneKinds = kindsOf(lane);
+          if (free <= 0 || laneKinds.length === 0 || stopping.signal.aborted) continue;
+          const jobs = await claim(laneKinds, free);
+          for (const job of jobs) launch(lane, job);
+          // A full batch: there may be more.
+          if (jobs.length === free) claimAgain = true;
+        }
+      } while (claimAgain && !stopping.signal.aborted);
     } catch (err) {
       log.error({ err }, 'job queue: could not take jobs; trying again at the next poll');
     } finally {

@@ -3,7 +3,7 @@ import { BLOG_UPDATE_RATE_LIMIT } from '../blogs/blogs.routes.js';
 import { loadConfig } from '../config.js';
 import { CONTACT_RATE_LIMIT } from '../contact/contact.routes.js';
 import { createTestApp, TEST_PUBLIC_URL, useTestApp } from '../testing/test-app.js';
-import { PUBLIC_READ_LIMIT } from './rate-limit.js';
+import { PUBLIC_READ_LIMIT, storedRateLimitKey } from './rate-limit.js';
 import { randomIp, signUpUser } from '../testing/test-users.js';
 import { VOTE_RATE_LIMIT } from '../votes/votes.routes.js';
 
@@ -83,7 +83,7 @@ describe('limits counted in memory and added to the shared counters in batches',
     const rule = { max: 4, windowSeconds: 60 };
     const { createRateLimiter } = await import('./rate-limit.js');
     // Two limiters on one database: two app processes.
-    const [first, second] = [createRateLimiter({ db: t.database.db, scale: 1 }), createRateLimiter({ db: t.database.db, scale: 1 })];
+    const [first, second] = [createRateLimiter({ db: t.database.db, scale: 1, secret: t.config.authSecret }), createRateLimiter({ db: t.database.db, scale: 1, secret: t.config.authSecret })];
     const key = `batched:${randomIp()}`;
     for (let i = 0; i < 4; i++) first.enforceBatched(key, rule);
     expect(() => first.enforceBatched(key, rule)).toThrow(expect.objectContaining({ statusCode: 429 }));
@@ -92,7 +92,7 @@ describe('limits counted in memory and added to the shared counters in batches',
     for (let i = 0; i < 3; i++) first.enforceBatched(shared, rule);
     for (let i = 0; i < 3; i++) second.enforceBatched(shared, rule);
     // Within a moment both processes' counts are in the database.
-    const sharedCount = async () => (await t.database.db.selectFrom('rate_limits').select('count').where('key', '=', shared).executeTakeFirst())?.count;
+    const sharedCount = async () => (await t.database.db.selectFrom('rate_limits').select('count').where('key', '=', storedRateLimitKey(shared, t.config.authSecret)).executeTakeFirst())?.count;
     const started = Date.now();
     while ((await sharedCount()) !== 6 && Date.now() - started < 3_000) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await sharedCount()).toBe(6);
@@ -120,5 +120,29 @@ describe('limits counted in memory and added to the shared counters in batches',
     }
     expect(await refusedBy(first)).toBe(true);
     expect(await refusedBy(second)).toBe(true);
+  });
+});
+
+describe('what the counters keep of a reader', () => {
+  const t = useTestApp();
+
+  it('keeps no address (nor e-mail address) in any key, ours or Better Auth’s, and still counts', async () => {
+    const address = randomIp();
+    const email = `counted-${address.replaceAll('.', '-')}@example.com`;
+    // Anonymous: a search (counted in a batch), a contact message, a failed sign-in (Better Auth's and ours).
+    expect((await t.app.inject({ method: 'GET', url: '/api/search?searchTerm=apple', remoteAddress: address })).statusCode).toBe(200);
+    await t.app.inject({ method: 'POST', url: '/api/contact', remoteAddress: address, headers: { origin: TEST_PUBLIC_URL, 'content-type': 'application/json' }, payload: { email, message: 'Counted, not named.' } });
+    const signIn = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', remoteAddress: address, headers: { origin: TEST_PUBLIC_URL, 'content-type': 'application/json' }, payload: { email, password: 'not the password' } });
+    expect(signIn.statusCode).toBe(401);
+
+    const searchKey = storedRateLimitKey(`search:${address}`, t.config.authSecret);
+    await expect.poll(async () => (await t.database.db.selectFrom('rate_limits').select('count').where('key', '=', searchKey).executeTakeFirst())?.count).toBe(1);
+    const signInKey = storedRateLimitKey(`auth-ip:${address}|/sign-in/email`, t.config.authSecret);
+    expect((await t.database.db.selectFrom('rate_limits').select('count').where('key', '=', signInKey).executeTakeFirst())?.count).toBe(1);
+    const keys = (await t.database.db.selectFrom('rate_limits').select('key').execute()).map((row) => row.key);
+    expect(keys.length).toBeGreaterThanOrEqual(4);
+    for (const named of [address, email, email.split('@')[0]!]) expect(keys.filter((key) => key.includes(named))).toEqual([]);
+    // Better Auth's own table is not written any more.
+    expect(await t.database.db.selectFrom('rateLimit').select('key').execute()).toEqual([]);
   });
 });

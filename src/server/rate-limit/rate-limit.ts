@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { tooManyRequests } from '../errors.js';
@@ -71,11 +72,30 @@ const MAX_GATED_KEYS = 100_000;
 const SWEEP_EVERY_MS = 10 * 60_000;
 
 /**
+ * The key as the database keeps it: its first part (what is counted: `search`, `auth-address`…)
+ * as it is, the rest (a reader's address, an e-mail address, an account id) as a keyed hash under
+ * the site's secret. The counters work the same, and the table names nobody.
+ */
+export function storedRateLimitKey(key: string, secret: string): string {
+  const colon = key.indexOf(':');
+  const kind = colon === -1 ? '' : key.slice(0, colon + 1);
+  return `${kind}${createHmac('sha256', secret).update(`rate-limit:${key}`).digest('base64url').slice(0, 32)}`;
+}
+
+export interface RateLimiterDeps {
+  db: Kysely<Database>;
+  scale: number;
+  /** The site's secret (`AUTH_SECRET`): the key of the keys' hashes. */
+  secret: string;
+}
+
+/**
  * Fixed-window counters kept in the database, so every app process shares them, behind a
  * small in-memory gate: a key already over its limit is refused by this process without a
- * database write until its window ends, so a flood of refused requests stays cheap.
+ * database write until its window ends, so a flood of refused requests stays cheap. Keys are
+ * kept as given in this process's memory, and hashed on their way to the database.
  */
-export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: number }): RateLimiter {
+export function createRateLimiter({ db, scale, secret }: RateLimiterDeps): RateLimiter {
   const blockedUntil = new Map<string, number>();
   const localWindows = new Map<number, LocalWindow>();
   let lastSweep = Date.now();
@@ -142,8 +162,10 @@ export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: 
     pending.clear();
     for (const { rule, counts } of batches) {
       try {
-        for (const { key, count, resetAt } of await countRequests(db, counts, rule.windowSeconds)) {
-          if (count > maxOf(rule)) gate(key, resetAt.getTime());
+        const keyOf = new Map([...counts.keys()].map((key) => [storedRateLimitKey(key, secret), key]));
+        const stored = new Map([...keyOf].map(([hashed, key]) => [hashed, counts.get(key)!]));
+        for (const { key, count, resetAt } of await countRequests(db, stored, rule.windowSeconds)) {
+          if (count > maxOf(rule)) gate(keyOf.get(key)!, resetAt.getTime());
         }
       } catch {
         // The database is unreachable: the in-memory counts still limit this process.
@@ -167,11 +189,33 @@ export function createRateLimiter({ db, scale }: { db: Kysely<Database>; scale: 
     async enforce(key, rule, message) {
       passGate(key, message);
       sweep();
-      const { count, resetAt } = await countRequest(db, key, rule.windowSeconds);
+      const { count, resetAt } = await countRequest(db, storedRateLimitKey(key, secret), rule.windowSeconds);
       if (count > maxOf(rule)) {
         gate(key, resetAt.getTime());
         refuse(resetAt.getTime(), message);
       }
+    },
+  };
+}
+
+/**
+ * Better Auth's own per-address limits (`rateLimit.customStorage`), kept in the same table the
+ * same way: its keys are `address|path`, so they are hashed like ours (prefix `auth-ip`).
+ */
+export function authRateLimitStorage({ db, secret }: Pick<RateLimiterDeps, 'db' | 'secret'>) {
+  // As our limiter's gate: an address over its limit is refused here until its window ends, without a write.
+  const blockedUntil = new Map<string, number>();
+  const refusal = (untilMs: number) => ({ allowed: false, retryAfter: Math.max(1, Math.ceil((untilMs - Date.now()) / 1000)) });
+  return {
+    async consume(key: string, rule: { window: number; max: number }): Promise<{ allowed: boolean; retryAfter: number | null }> {
+      const gatedUntil = blockedUntil.get(key);
+      if (gatedUntil !== undefined && gatedUntil > Date.now()) return refusal(gatedUntil);
+      blockedUntil.delete(key);
+      const { count, resetAt } = await countRequest(db, storedRateLimitKey(`auth-ip:${key}`, secret), rule.window);
+      if (count <= rule.max) return { allowed: true, retryAfter: null };
+      if (blockedUntil.size >= MAX_GATED_KEYS) blockedUntil.clear();
+      blockedUntil.set(key, resetAt.getTime());
+      return refusal(resetAt.getTime());
     },
   };
 }

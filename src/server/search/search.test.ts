@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPageSchema, type SearchPage } from '../../shared/blog-schema.js';
 import { SEARCH_COUNT_CAP, SEARCH_MAX_WORDS, SEARCH_TERM_MAX_LENGTH } from '../../shared/constants.js';
-import { SEARCH_LIMIT } from '../rate-limit/rate-limit.js';
+import { SEARCH_LIMIT, storedRateLimitKey } from '../rate-limit/rate-limit.js';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, type TestUser } from '../testing/test-users.js';
 import { countPublicMatches, withKeptCount } from '../testing/recount.js';
@@ -169,7 +169,7 @@ describe('search', () => {
     // The shared counter gets the served searches (in a batch, a fraction of a second later);
     // once over the limit the address is refused without adding to it.
     const counter = async (address: string) =>
-      (await t.database.db.selectFrom('rate_limits').select('count').where('key', '=', `search:${address}`).executeTakeFirst())?.count;
+      (await t.database.db.selectFrom('rate_limits').select('count').where('key', '=', storedRateLimitKey(`search:${address}`, t.config.authSecret)).executeTakeFirst())?.count;
     await expect.poll(() => counter(flooder)).toBe(max);
     expect((await t.app.inject({ method: 'GET', url: '/api/search?searchTerm=apple', remoteAddress: flooder })).statusCode).toBe(429);
     // Another reader is served, and their count reaching the database shows a batch went by since.

@@ -80,6 +80,12 @@ describe('the site settings API (issue 44)', () => {
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json()).toEqual({ error: 'BAD_REQUEST', message: expect.stringMatching(message) });
     }
+    // Issue 56: the first four passed the old "path on this site" check, then took every page down.
+    for (const url of ['/\\evil.example/', '/\t/evil.example', '/\n/evil.example', '/\\\\evil.example', '//evil.example', 'javascript:alert(1)', 'data:text/html,hi']) {
+      const response = await saveSettings(t, user, settingsWith({ navigation: [{ label: 'Guide', url: '/about' }, { label: 'Shop', url }] }));
+      expect(response.statusCode, JSON.stringify(url)).toBe(400);
+      expect(response.json()).toEqual({ error: 'BAD_REQUEST', message: expect.stringContaining(`The navigation link “Shop” (${JSON.stringify(url)}) is neither a path on the site`) });
+    }
     // A logo the uploads did not keep is refused too.
     const stranger = await saveSettings(t, user, settingsWith({ logoImageId: 'blogs/site-logo-site-1-deadbeef.webp' }));
     expect(stranger.statusCode).toBe(400);

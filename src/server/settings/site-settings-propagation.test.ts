@@ -86,3 +86,52 @@ describe('a saved setting shows everywhere the site is named (issue 44)', () => 
     expect(mail.text).toContain('new blogs on Field Notes');
   });
 });
+
+describe('a navigation link stored past the check renders inert, never a 500 (issue 56)', () => {
+  const t = useTestApp({}, { pages: 'vite' });
+  const { owner } = useSignedUpUsers(t, ['owner']);
+  // Each took every page down once React Router was given it ("External navigation is not allowed").
+  const BAD = ['/\\evil.example/', '/\t/evil.example', '/\n/evil.example', '/\\\\evil.example', '//evil.example', 'javascript:alert(1)', 'data:text/html,hi'];
+
+  /** The navbar's own links (`href`, text) and the labels it shows as plain text. */
+  function navbarOf(html: string) {
+    const document = parseDocument(html);
+    const navbar = DomUtils.findOne((element) => element.attribs.id === 'main-navbar', document.children, true);
+    expect(navbar, 'the page has its navbar').toBeTruthy();
+    const links = DomUtils.findAll((element) => element.name === 'a', navbar!.children).map((element) => ({ href: element.attribs.href, text: DomUtils.textContent(element).trim() }));
+    const inert = DomUtils.findAll((element) => element.attribs.class?.includes('site-link-inert') === true, navbar!.children).map((element) => ({ name: element.name, href: element.attribs.href, text: DomUtils.textContent(element).trim() }));
+    return { links, inert };
+  }
+
+  it('shows the good links, the bad ones as plain text, on every page, the owner’s /admin included; a save refuses them in words', { timeout: 120_000 }, async () => {
+    // The owner is one of the signed-in accounts, so that /admin renders with its settings form.
+    await t.database.db.updateTable('user').set({ role: 'administrator' }).where('role', '=', 'owner').execute();
+    await giveRole(t, owner, 'owner');
+    const navigation = [{ label: 'Guide', url: '/about' }, { label: 'Shop', url: 'https://shop.example' }, ...BAD.map((url, index) => ({ label: `Bad ${index + 1}`, url }))];
+    // Straight into the database, past every check, as an older version's looser check left it.
+    const settings = JSON.stringify({ ...settingsWith({ siteName: 'Field Notes' }), navigation });
+    await t.database.db.insertInto('site_settings').values({ id: 1, settings }).onConflict((oc) => oc.column('id').doUpdateSet({ settings })).execute();
+    t.app.siteSettings.forget();
+
+    for (const [url, cookie] of [['/', undefined], ['/about', undefined], ['/', owner.cookie], ['/admin', owner.cookie], ['/settings', owner.cookie]] as const) {
+      const response = await t.app.inject({ url, headers: cookie ? { cookie } : {} });
+      expect(response.statusCode, `${url} ${cookie ? 'signed in' : 'signed out'}: ${response.body.slice(0, 300)}`).toBe(200);
+      // The other settings still hold: a bad link does not make the row untrusted.
+      expect(siteOfPage(response.body).brand).toBe('Field Notes');
+      const { links, inert } = navbarOf(response.body);
+      expect(links).toEqual(expect.arrayContaining([{ href: '/about', text: 'Guide' }, { href: 'https://shop.example', text: 'Shop' }]));
+      expect(links.filter((link) => /evil|javascript|data:/i.test(link.href ?? '') || link.text.startsWith('Bad'))).toEqual([]);
+      expect(inert).toEqual(BAD.map((_, index) => ({ name: 'span', href: undefined, text: `Bad ${index + 1}` })));
+    }
+
+    // The owner sees the stored links in the form, and saving them again is refused, naming the first bad one.
+    const stored = await t.app.inject({ url: '/api/admin/settings', headers: { cookie: owner.cookie } });
+    expect(stored.statusCode).toBe(200);
+    expect(stored.json<{ settings: { navigation: unknown } }>().settings.navigation).toEqual(navigation);
+    const again = await saveSettings(t, owner, JSON.parse(settings));
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ error: 'BAD_REQUEST', message: expect.stringContaining('The navigation link “Bad 1” ("/\\\\evil.example/")') });
+    expect((await saveSettings(t, owner, settingsWith({ siteName: 'Field Notes', navigation: navigation.slice(0, 2) }))).statusCode).toBe(200);
+    expect(navbarOf((await t.app.inject({ url: '/' })).body).inert).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { EVERYTHING_TAG, SITE_TAG } from '../../shared/cache-tags.js';
-import { siteSettingsSchema, type SiteSettings } from '../../shared/site-settings-schema.js';
+import { siteSettingsSchema, siteSettingsToSaveSchema, type SiteSettings } from '../../shared/site-settings-schema.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 
@@ -30,7 +30,8 @@ export async function readSiteSettings(db: Kysely<Database>, config: Config, opt
   const query = db.selectFrom('site_settings').select('settings').where('id', '=', 1);
   const row = await (options.forUpdate ? query.forUpdate() : query).executeTakeFirst();
   const seeds = seededSettings(config);
-  // A setting added later reads its seed until saved; a row that no longer fits is not trusted.
+  // A setting added later reads its seed until saved; a row that no longer fits is not trusted. A
+  // navigation link is read as any text (`siteSettingsSchema`): the navbar renders a bad one inert.
   const parsed = row ? siteSettingsSchema.safeParse({ ...seeds, ...(row.settings as object) }) : undefined;
   return parsed?.success ? parsed.data : seeds;
 }
@@ -60,7 +61,7 @@ export function createSiteSettings(deps: { db: Kysely<Database>; config: Config 
       return cached;
     },
     save: async (settings, db = deps.db) => {
-      const json = JSON.stringify(siteSettingsSchema.parse(settings));
+      const json = JSON.stringify(siteSettingsToSaveSchema.parse(settings));
       await db
         .insertInto('site_settings')
         .values({ id: 1, settings: json })

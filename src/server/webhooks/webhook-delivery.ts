@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { NonPublicAddressError, type OutgoingRequestGuard } from '../http/public-address.js';
+import { NonPublicAddressError, ResponseTooLargeError, type OutgoingRequestGuard } from '../http/public-address.js';
 import { enqueueJobs, PermanentJobError, type JobQueue, type NewJob } from '../queue/job-queue.js';
 import { SIGNATURE_HEADER, webhookSignature } from './webhook-signature.js';
 import { deliveryToSend, insertDeliveries, recordAttempt, webhookIdsFor } from './webhooks.repository.js';
@@ -18,7 +18,36 @@ export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
 
 /** What a delivery keeps of the answer's body. */
 export const ANSWER_KEPT_CHARS = 500;
+/** The whole request, answer included; the guard adds its own cap on the bytes (issue 56). */
 const TIMEOUT_MS = 10_000;
+/** Enough bytes for ANSWER_KEPT_CHARS characters of UTF-8: no more is read, whatever the target sends. */
+const ANSWER_READ_BYTES = ANSWER_KEPT_CHARS * 4;
+
+/**
+ * The answer's first ANSWER_KEPT_CHARS characters, read from the stream; then the body is
+ * cancelled (its connection closed), so a target that streams without end costs a few kilobytes.
+ */
+async function answerStart(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  try {
+    while (bytes < ANSWER_READ_BYTES && text.length < ANSWER_KEPT_CHARS) {
+      const { done, value } = await reader.read();
+      if (done) {
+        text += decoder.decode();
+        break;
+      }
+      bytes += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return text.slice(0, ANSWER_KEPT_CHARS);
+}
 
 export interface DeliveryDeps {
   db: Kysely<Database>;
@@ -58,7 +87,8 @@ export async function queueDeliveries(
 function describeFailure(error: unknown): string {
   const cause = (error as { cause?: unknown })?.cause;
   if (error instanceof NonPublicAddressError || cause instanceof NonPublicAddressError) return `Refused: ${(cause instanceof NonPublicAddressError ? cause : (error as Error)).message}`;
-  if ((error as Error)?.name === 'TimeoutError') return `No answer within ${TIMEOUT_MS / 1000} s`;
+  if ((error as Error)?.name === 'TimeoutError' || (cause as Error)?.name === 'TimeoutError') return `No answer within ${TIMEOUT_MS / 1000} s`;
+  if (cause instanceof ResponseTooLargeError) return `Not delivered: ${cause.message}`;
   const code = (cause as { code?: string })?.code;
   return `Not delivered: ${code ?? (error as Error)?.message ?? String(error)}`;
 }
@@ -66,6 +96,7 @@ function describeFailure(error: unknown): string {
 export function registerWebhookDelivery(queue: JobQueue, deps: DeliveryDeps): void {
   queue.register<{ deliveryId: string }>({
     kind: WEBHOOK_DELIVERY_JOB,
+    lane: 'remote',
     async run(job, { signal, log }) {
       const delivery = await deliveryToSend(deps.db, job.payload.deliveryId);
       // Its webhook was deleted (and its deliveries with it), or it already went: nothing to send.
@@ -94,7 +125,7 @@ export function registerWebhookDelivery(queue: JobQueue, deps: DeliveryDeps): vo
               'X-Webhook-Event': delivery.event,
             },
           });
-          return { status: response.status, text: (await response.text()).slice(0, ANSWER_KEPT_CHARS) };
+          return { status: response.status, text: await answerStart(response) };
         });
       } catch (error) {
         const refused = error instanceof NonPublicAddressError || (error as { cause?: unknown })?.cause instanceof NonPublicAddressError;

@@ -7,6 +7,7 @@ import Nav from 'react-bootstrap/Nav';
 import BootstrapNavbar from 'react-bootstrap/Navbar';
 import NavDropdown from 'react-bootstrap/NavDropdown';
 import { Link, NavLink, useNavigate } from 'react-router';
+import { navigationTargetOf } from '../../shared/navigation-link';
 import { useAccess } from '../lib/access';
 import { useSite } from '../lib/site-context';
 import { useModeratorAccess } from '../lib/moderator-access';
@@ -21,6 +22,7 @@ export function Navbar() {
   const { access, can } = useAccess();
   // A reader (issue 44) writes nothing: no Create a Blog, no AI Blog Generator. Everyone else sees the spec's menu.
   const writes = access === null || can('blog:draft');
+  const generates = access === null || can('ai:generate');
   const navigate = useNavigate();
   const loadAuth = useAuthClient();
   const [expanded, setExpanded] = useState(false);
@@ -68,17 +70,9 @@ export function Navbar() {
               About
             </Nav.Link>
             {/* A signed-in reader's page has the menu in its HTML, rendered with their items. */}
-            {site.navigation?.map((link) =>
-              link.url.startsWith('/') ? (
-                <Nav.Link key={`${link.label} ${link.url}`} as={NavLink} to={link.url} end>
-                  {link.label}
-                </Nav.Link>
-              ) : (
-                <Nav.Link key={`${link.label} ${link.url}`} href={link.url} rel="noopener noreferrer">
-                  {link.label}
-                </Nav.Link>
-              ),
-            )}
+            {site.navigation?.map((link) => (
+              <SiteNavigationLink key={`${link.label} ${link.url}`} label={link.label} url={link.url} />
+            ))}
             <NavDropdown title="More" id="more-menu" renderMenuOnMount={Boolean(session)}>
               {writes && (
                 <NavDropdown.Item as={Link} to="/create" eventKey="create">
@@ -96,7 +90,7 @@ export function Navbar() {
                   <NavDropdown.Item as={Link} to="/settings" eventKey="settings">
                     Settings
                   </NavDropdown.Item>
-                  {writes && (
+                  {generates && (
                     <NavDropdown.Item as={Link} to="/ai" eventKey="ai">
                       AI Blog Generator
                     </NavDropdown.Item>
@@ -155,4 +149,28 @@ export function Navbar() {
       </Container>
     </BootstrapNavbar>
   );
+}
+
+/**
+ * One of the owner's navigation links: a path on the site through the router, an address elsewhere
+ * as a plain link, anything else (stored before the settings' check, or past it) as plain text:
+ * given to the router, `/\evil.example/` made every page answer 500 (issue 56).
+ */
+function SiteNavigationLink({ label, url }: { label: string; url: string }) {
+  const target = navigationTargetOf(url);
+  if (target.kind === 'site') {
+    return (
+      <Nav.Link as={NavLink} to={target.path} end>
+        {label}
+      </Nav.Link>
+    );
+  }
+  if (target.kind === 'elsewhere') {
+    return (
+      <Nav.Link href={target.href} rel="noopener noreferrer">
+        {label}
+      </Nav.Link>
+    );
+  }
+  return <span className="navbar-text site-link-inert me-2">{label}</span>;
 }

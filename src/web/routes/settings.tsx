@@ -100,7 +100,7 @@ function Settings({ user }: { user: SignedInUser }) {
           </SettingsCard>
           <SettingsCard heading="Passkeys">
             <p className="mb-3">Sign in with your fingerprint, face or device PIN, or a security key, instead of a password; with two-factor on, a passkey is also a second factor.</p>
-            <PasskeySettings userId={user.id} />
+            <PasskeySettings userId={user.id} hasPassword={account.data.hasPassword} hasAuthenticator={Boolean(session?.user.twoFactorEnabled)} />
           </SettingsCard>
           <SettingsCard heading="Change Password" headingId="change-password-heading">
             {account.data.hasPassword ? <ChangePasswordForm /> : <SetPasswordNote email={user.email} />}

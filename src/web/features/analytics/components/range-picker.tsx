@@ -1,6 +1,7 @@
 import { Form } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { addDays, ANALYTICS_RANGES, analyticsRangeQuerySchema } from '../../../../shared/analytics-schema';
+import { EARLIEST_DAY } from '../../../../shared/calendar-day';
 import type { AnalyticsRange } from '../api/get-analytics';
 
 /** The range a page's URL asks for: `?days=7|30|90`, or a valid `from`/`to`; else the last 30 days. */
@@ -35,11 +36,11 @@ export function RangePicker({ range, linkTo, hidden = {} }: { range: AnalyticsRa
         ))}
         <Form.Group controlId="analytics-from">
           <Form.Label className="small mb-0">From</Form.Label>
-          <Form.Control type="date" name="from" defaultValue={range.from} size="sm" />
+          <Form.Control type="date" name="from" defaultValue={range.from} min={EARLIEST_DAY} size="sm" />
         </Form.Group>
         <Form.Group controlId="analytics-to">
           <Form.Label className="small mb-0">To</Form.Label>
-          <Form.Control type="date" name="to" defaultValue={range.to} size="sm" />
+          <Form.Control type="date" name="to" defaultValue={range.to} min={EARLIEST_DAY} size="sm" />
         </Form.Group>
         <button type="submit" className="btn btn-outline-primary btn-sm">
           Show

@@ -4,8 +4,10 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { ActionList, ActionListItem } from '../../../components/action-list';
 import { FormField } from '../../../components/form-field';
+import { ApiError } from '../../../lib/api-client';
 import { useAuthClient } from '../../../lib/session';
 import { authErrorMessage } from '../auth-texts';
+import { useFreshProof, type ProofMeans } from '../use-fresh-proof';
 import { ErrorNotice } from './form-notices';
 import '../../../styles/bootstrap-list-group.scss';
 
@@ -19,8 +21,9 @@ const passkeysKey = (userId: string) => ['passkeys', userId];
 const added = (date: string | Date) => new Date(date).toLocaleDateString('en-US', { dateStyle: 'medium' });
 
 /** The account's passkeys through Better Auth's `/api/auth/passkey/…` endpoints. */
-function usePasskeys(userId: string) {
+function usePasskeys(userId: string, means: ProofMeans) {
   const loadAuth = useAuthClient();
+  const withFreshProof = useFreshProof(means);
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: passkeysKey(userId),
@@ -31,11 +34,15 @@ function usePasskeys(userId: string) {
   });
   const refetch = () => queryClient.invalidateQueries({ queryKey: passkeysKey(userId) });
   const add = useMutation({
-    mutationFn: async (name: string) => {
-      const { authClient } = await loadAuth();
-      const result = await authClient.passkey.addPasskey({ name });
-      if (result?.error) throw Object.assign(new Error(result.error.message ?? 'The passkey was not added.'), { code: 'code' in result.error ? result.error.code : undefined });
-    },
+    mutationFn: (name: string) =>
+      withFreshProof(async () => {
+        const { authClient } = await loadAuth();
+        const result = await authClient.passkey.addPasskey({ name });
+        if (!result?.error) return;
+        const { error } = result;
+        const status = 'status' in error && typeof error.status === 'number' ? error.status : 0;
+        throw new ApiError(status, ('code' in error ? error.code : undefined) ?? 'PASSKEY_NOT_ADDED', error.message ?? 'The passkey was not added.');
+      }),
     onSuccess: refetch,
   });
   const remove = useMutation({
@@ -49,8 +56,8 @@ function usePasskeys(userId: string) {
 }
 
 /** Settings: add a named passkey (this device's, or a security key), see them, remove one. */
-export function PasskeySettings({ userId }: { userId: string }) {
-  const { list, add, remove } = usePasskeys(userId);
+export function PasskeySettings({ userId, ...means }: { userId: string } & ProofMeans) {
+  const { list, add, remove } = usePasskeys(userId, means);
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const submit = (event: FormEvent) => {

@@ -4,6 +4,7 @@ import Form from 'react-bootstrap/Form';
 import { FormField } from '../../../components/form-field';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
+import { useFreshProof } from '../use-fresh-proof';
 import { PasswordField } from './auth-fields';
 import { ErrorNotice } from './form-notices';
 
@@ -56,6 +57,8 @@ function BackupCodes({ codes, onDone }: { codes: string[]; onDone: () => void })
  */
 export function TwoFactorSettings({ enabled, hasPassword }: { enabled: boolean; hasPassword: boolean }) {
   const action = useAuthAction();
+  // A password account gives its password with each change; one without proves itself (use-fresh-proof).
+  const withFreshProof = useFreshProof({ hasPassword, hasAuthenticator: enabled });
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
@@ -64,7 +67,7 @@ export function TwoFactorSettings({ enabled, hasPassword }: { enabled: boolean; 
 
   const start = async (event: FormEvent) => {
     event.preventDefault();
-    const result = await action.run(({ authClient, authCall }) => authCall(authClient.twoFactor.enable(passwordBody as { password: string })));
+    const result = await action.run(({ authClient, authCall }) => withFreshProof(() => authCall(authClient.twoFactor.enable(passwordBody as { password: string }))));
     if (result) {
       setEnrolment(result as unknown as Enrolment);
       setPassword('');
@@ -81,7 +84,9 @@ export function TwoFactorSettings({ enabled, hasPassword }: { enabled: boolean; 
     }
   };
   const regenerate = async () => {
-    const result = await action.run(({ authClient, authCall }) => authCall(authClient.twoFactor.generateBackupCodes(passwordBody as { password: string })));
+    const result = await action.run(({ authClient, authCall }) =>
+      withFreshProof(() => authCall(authClient.twoFactor.generateBackupCodes(passwordBody as { password: string }))),
+    );
     if (result) {
       setCodes(result.backupCodes);
       setPassword('');
