@@ -15,9 +15,9 @@ export type AccountChange = { kind: 'passkey-added'; name: string | null } | { k
 export interface AccountChangeMailDeps {
   db: Kysely<Database>;
   mailer: Mailer;
-  config: Pick<Config, 'publicUrl' | 'siteName'>;
-  /** The site's name as its settings have it now; unset: the configured seed. */
-  siteSettings?: SiteNameSource;
+  config: Pick<Config, 'publicUrl'>;
+  /** The site's name as its settings have it now. */
+  siteSettings: SiteNameSource;
 }
 
 const described = (change: AccountChange, siteName: string): { subject: string; what: string } => {
@@ -40,7 +40,7 @@ const described = (change: AccountChange, siteName: string): { subject: string; 
 export async function mailAccountChange(deps: AccountChangeMailDeps, userId: string, change: AccountChange): Promise<void> {
   const user = await findUserEmail(deps.db, userId);
   if (!user) return;
-  const siteName = deps.siteSettings ? (await deps.siteSettings.get()).siteName : deps.config.siteName;
+  const { siteName } = await deps.siteSettings.get();
   const { subject, what } = described(change, siteName);
   await deps.mailer.send({
     to: user.email,

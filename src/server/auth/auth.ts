@@ -120,6 +120,7 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
   });
 
   const auth = betterAuth({
+    // Read only where the plugins name the site (issuer, passkey); second-factor.ts writes the settings' name there.
     appName: 'Blogging Site',
     baseURL: config.publicUrl,
     basePath: '/api/auth',
@@ -264,7 +265,7 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
           // A browser the account has not used before: its owner is told (auth/new-browser.ts).
           // Queued mail; a failure here is logged, never a failed sign-in.
           after: async (session) => {
-            await noteSignIn({ db, mailer, config, log, siteSettings }, session).catch((err: unknown) => log.error({ err }, 'could not note the sign-in’s browser'));
+            await noteSignIn({ db, mailer, config, log, siteSettings: registration.siteSettings }, session).catch((err: unknown) => log.error({ err }, 'could not note the sign-in’s browser'));
           },
         },
       },

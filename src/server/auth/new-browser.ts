@@ -22,10 +22,10 @@ const PURPOSE = 'not-me';
 export interface NewBrowserDeps {
   db: Kysely<Database>;
   mailer: Mailer;
-  config: Pick<Config, 'publicUrl' | 'authSecret' | 'siteName'>;
+  config: Pick<Config, 'publicUrl' | 'authSecret'>;
   log: FastifyBaseLogger;
-  /** The site's name as its settings have it now; unset: the configured seed. */
-  siteSettings?: SiteNameSource;
+  /** The site's name as its settings have it now. */
+  siteSettings: SiteNameSource;
 }
 
 export const notMeToken = (sessionId: string, userId: string, secret: string) => signedToken(PURPOSE, `${sessionId}:${userId}`, secret);
@@ -38,7 +38,7 @@ export async function noteSignIn(deps: NewBrowserDeps, session: { id: string; us
   const user = await findUserEmail(deps.db, session.userId);
   if (!user) return;
   const { publicUrl } = deps.config;
-  const siteName = deps.siteSettings ? (await deps.siteSettings.get()).siteName : deps.config.siteName;
+  const { siteName } = await deps.siteSettings.get();
   const link = `${publicUrl}${paths.notMe(notMeToken(session.id, session.userId, deps.config.authSecret))}`;
   const address = maskAddress(session.ipAddress ?? null);
   await deps.mailer.send({

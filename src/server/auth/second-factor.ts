@@ -17,10 +17,25 @@ import { checkPasswordOf, requireFreshProof } from './fresh-proof.js';
 export const SECOND_FACTOR_LOCKOUT = { maxFailedAttempts: 5, durationSeconds: 15 * 60 };
 /** An authenticator code is accepted in its 30-second step and the steps either side: 90 seconds. */
 const TOTP_ACCEPTED_MS = 90_000;
-/** How long the second step of a sign-in may wait for its code (Better Auth's own default). */
-const CHALLENGE_SECONDS = 10 * 60;
-/** Better Auth's `two_factor` cookie: the pending sign-in its verify endpoints finish. */
-const TWO_FACTOR_COOKIE = 'two_factor';
+
+/**
+ * The `twoFactor` plugin's pending second step, as its own `/sign-in/email` hook writes it and its
+ * verify endpoints read it: the signed `two_factor` cookie naming a verification row `2fa-<20
+ * random>` whose value is the account's id, beside `2fa-attempts-<that identifier>` counting wrong
+ * codes from '0'; both for 10 minutes (its default `twoFactorCookieMaxAge`). The plugin challenges
+ * only its own sign-in paths (better-auth/better-auth#10322 and #11287, open), so `challenge` below
+ * writes the same for the other ways in: a copy of the plugin's internals. better-auth is pinned
+ * to an exact version for it, and `second-factor-format.test.ts` fails on any change of this
+ * format (docs/runtime.md, "Upgrading better-auth").
+ */
+export const PENDING_SECOND_STEP = {
+  cookie: 'two_factor',
+  identifierPrefix: '2fa-',
+  identifierLength: 20,
+  attemptsPrefix: '2fa-attempts-',
+  firstAttempts: '0',
+  seconds: 10 * 60,
+} as const;
 
 /**
  * The ways of signing in that the `twoFactor` plugin does not hold itself (it holds
@@ -38,20 +53,36 @@ export const secondFactorTexts = {
   staffMustEnrol: 'Your account is a staff account: set up an authenticator app or a passkey in Settings before doing anything else.',
 } as const;
 
-/** Better Auth's `twoFactor` (TOTP and backup codes) and `passkey` plugins, configured for this site. */
+/**
+ * Better Auth's `twoFactor` (TOTP and backup codes) and `passkey` plugins, configured for this site.
+ * The names they show (the authenticator's issuer, the passkey's relying party) are static options
+ * of theirs; the site's name is a setting that can change, so the hooks write it into each answer.
+ */
 export function secondFactorPlugins(config: Config) {
   const site = new URL(config.publicUrl);
   return [
     twoFactor({
-      issuer: config.siteName,
       // An account with no password (magic link, code, provider) confirms with a code instead.
       allowPasswordless: true,
       accountLockout: { enabled: true, ...SECOND_FACTOR_LOCKOUT },
       backupCodeOptions: { amount: 10, length: 10 },
     }),
     // The relying party is the site itself, from PUBLIC_URL.
-    passkey({ rpID: site.hostname, rpName: config.siteName, origin: site.origin }),
+    passkey({ rpID: site.hostname, origin: site.origin }),
   ];
+}
+
+/**
+ * An authenticator's `otpauth://` URI (Google's Key URI format) naming `issuer` in its label and
+ * its `issuer` parameter: the app lists the account under the site's current name.
+ */
+export function withIssuer(uri: string, issuer: string): string {
+  const url = new URL(uri);
+  const label = url.pathname.slice(1);
+  // The label is `<issuer>:<account>`, each URI-encoded (an encoded name has no bare colon).
+  const account = label.slice(label.indexOf(':') + 1);
+  url.searchParams.set('issuer', issuer);
+  return `otpauth://${url.host}/${encodeURIComponent(issuer)}:${account}?${url.searchParams.toString()}`;
 }
 
 export interface SecondFactorHookDeps extends AccountChangeMailDeps {
@@ -79,6 +110,7 @@ const answered = (ctx: HookContext) => ctx.context.returned as unknown;
  */
 export function secondFactorHooks(deps: SecondFactorHookDeps) {
   const { config, db, verifyCode, mustEnrol } = deps;
+  const siteName = async () => (await deps.siteSettings.get()).siteName;
   // The requests that turn two-factor on (confirming the first code), told from before to after.
   const enabling = new WeakSet<Request>();
   const codeHash = (userId: string, code: string) => createHmac('sha256', config.authSecret).update(`${userId}:${code}`).digest('base64url');
@@ -110,11 +142,12 @@ export function secondFactorHooks(deps: SecondFactorHookDeps) {
     deleteSessionCookie(ctx, true);
     await ctx.context.internalAdapter.deleteSession(created.session.token);
     ctx.context.setNewSession(null);
-    const cookie = ctx.context.createAuthCookie(TWO_FACTOR_COOKIE, { maxAge: CHALLENGE_SECONDS });
-    const identifier = `2fa-${generateRandomString(20)}`;
-    const expiresAt = new Date(Date.now() + CHALLENGE_SECONDS * 1000);
+    const step = PENDING_SECOND_STEP;
+    const cookie = ctx.context.createAuthCookie(step.cookie, { maxAge: step.seconds });
+    const identifier = `${step.identifierPrefix}${generateRandomString(step.identifierLength)}`;
+    const expiresAt = new Date(Date.now() + step.seconds * 1000);
     await ctx.context.internalAdapter.createVerificationValue({ value: created.user.id, identifier, expiresAt });
-    await ctx.context.internalAdapter.createVerificationValue({ value: '0', identifier: `2fa-attempts-${identifier}`, expiresAt });
+    await ctx.context.internalAdapter.createVerificationValue({ value: step.firstAttempts, identifier: `${step.attemptsPrefix}${identifier}`, expiresAt });
     await ctx.setSignedCookie(cookie.name, identifier, ctx.context.secret, cookie.attributes);
     const returned = answered(ctx);
     // A link or a provider answered with a redirect: it goes to the page's second step instead.
@@ -193,10 +226,18 @@ export function secondFactorHooks(deps: SecondFactorHookDeps) {
       if (returned?.user && (await mustEnrol(returned.user))) return ctx.json({ ...returned, secondFactorRequired: true });
       return;
     }
-    if (ctx.path === '/two-factor/enable') {
+    if (ctx.path === '/two-factor/enable' || ctx.path === '/two-factor/get-totp-uri') {
       const returned = answered(ctx) as { totpURI?: string };
+      if (!returned.totpURI) return;
+      const totpURI = withIssuer(returned.totpURI, await siteName());
+      if (ctx.path === '/two-factor/get-totp-uri') return ctx.json({ ...returned, totpURI });
       // The QR code is drawn here, as SVG: the secret never goes to anyone else's service.
-      if (returned.totpURI) return ctx.json({ ...returned, totpQrSvg: renderSVG(returned.totpURI) });
+      return ctx.json({ ...returned, totpURI, totpQrSvg: renderSVG(totpURI) });
+    }
+    if (ctx.path === '/passkey/generate-register-options') {
+      // The name the browser shows for the site; only `rp.id` is checked when the passkey is registered.
+      const returned = answered(ctx) as { rp?: { name?: string; id?: string } };
+      if (returned.rp) return ctx.json({ ...returned, rp: { ...returned.rp, name: await siteName() } });
     }
   };
 

@@ -27,7 +27,7 @@ import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from '../core/blog-json.js';
 import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
-import { blogStatesBefore, recordBlogChange, recordingBlogChange } from '../core/blog-events.js';
+import { blogStatesBefore, isPublicBlog, recordBlogChange, recordingBlogChange } from '../core/blog-events.js';
 import { parsePublishAt, queueSchedule, resolveSchedule } from './scheduled-publishing.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import {
@@ -213,7 +213,7 @@ export async function updateBlog(
   const tags = parseTags(form);
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, draftInput.blog);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
-  let before: { imageKey: string | null; status: BlogStatus; submitted: boolean };
+  let before: { imageKey: string | null; wasPublic: boolean; submitted: boolean };
   try {
     before = await deps.db.transaction().execute(async (trx) => {
       const current = await lockBlogOwnership(trx, id, userId, writer.anyBlog);
@@ -241,14 +241,15 @@ export async function updateBlog(
       await syncBlogInlineImages(trx, { userId: current.user_id, blogId: id, keys: inlineKeys });
       await recordBlogChange(trx, { blogId: id, before: state ?? null, origin: 'author' });
       if (publishAt && publishAt.getTime() !== current.publish_at?.getTime()) await queueSchedule(trx, id, publishAt);
-      return { imageKey: current.image_key, status: current.status, submitted: submitted && current.submitted_at === null };
+      // Public as readers saw it: published, not hidden, its author not suspended (the one rule).
+      return { imageKey: current.image_key, wasPublic: isPublicBlog(state), submitted: submitted && current.submitted_at === null };
     });
   } catch (error) {
     if (newImage) await removeImage(deps, newImage.key);
     throw error;
   }
   if (newImage && before.imageKey) await removeImage(deps, before.imageKey);
-  return { blog: await getBlog(deps, userId, id, writer.anyBlog), wasPublic: before.status === 'published', submitted: before.submitted };
+  return { blog: await getBlog(deps, userId, id, writer.anyBlog), wasPublic: before.wasPublic, submitted: before.submitted };
 }
 
 export async function deleteBlog(deps: BlogsDeps, writer: BlogWriter, rawId: string): Promise<void> {

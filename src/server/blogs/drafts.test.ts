@@ -219,6 +219,21 @@ describe('drafts and the response cache', () => {
     await send(t.app, 'PATCH', `/api/blogs/${published.id}`, owner, { title: 'Already public', blog: 'y' });
     for (const url of urls) expect((await get(t.app, url)).headers['x-cache'], url).toBe('miss');
   });
+
+  // Issue 57: "was public" is the one rule (`isPublicBlog`), not `status = 'published'` alone.
+  it('keeps cached answers when a blog a moderator hid is made a draft: readers saw it neither before nor after', async () => {
+    const hidden = (await send(t.app, 'POST', '/api/blogs', owner, { title: 'Hidden then drafted', blog: 'x' })).json<Blog>();
+    await t.database.db.updateTable('blogs').set({ hidden_at: new Date() }).where('id', '=', hidden.id).execute();
+    await t.settled();
+    const urls = ['/api/blogs?page=1', '/rss.xml', '/sitemap.xml'];
+    for (const url of urls) {
+      await get(t.app, url);
+      expect((await get(t.app, url)).headers['x-cache'], url).toBe('hit');
+    }
+    const drafted = await send(t.app, 'PATCH', `/api/blogs/${hidden.id}`, owner, { title: 'Hidden then drafted', blog: 'y', status: 'draft' });
+    expect(drafted.statusCode, drafted.body).toBe(200);
+    for (const url of urls) expect((await get(t.app, url)).headers['x-cache'], url).toBe('hit');
+  });
 });
 
 describe('public queries with drafts among 10,000 blogs', () => {

@@ -51,13 +51,13 @@ export function registerDispatchers(federation: Federation<void>, { deps }: Fede
 
   federation.setNodeInfoDispatcher('/nodeinfo/2.1', async () => {
     const usage = await store.countUsage(db);
-    const settings = await deps.siteSettings?.get();
+    const settings = await deps.siteSettings.get();
     return {
       software: { name: 'blogging-site', version: '1.0.0' },
       protocols: ['activitypub'],
-      openRegistrations: settings ? settings.registration === 'open' : true,
+      openRegistrations: settings.registration === 'open',
       // The site's own name, as other servers' lists of instances show it (issue 44's settings).
-      metadata: { nodeName: settings?.siteName ?? config.siteName, ...(settings?.description ? { nodeDescription: settings.description } : {}) },
+      metadata: { nodeName: settings.siteName, ...(settings.description ? { nodeDescription: settings.description } : {}) },
       usage: { users: { total: usage.users }, localPosts: usage.posts, localComments: usage.comments },
     };
   });

@@ -19,8 +19,8 @@ export interface FederationDeps {
   queue: Pick<JobQueue, 'wake'>;
   /** What the inbox's writes change (remote replies), as cache tags. */
   contentChanges: ContentChanges;
-  /** The site's name and description, for NodeInfo (issue 44's settings); unset: the configured seed. */
-  siteSettings?: Pick<SiteSettingsAccess, 'get'>;
+  /** The site's name and description, for NodeInfo (issue 44's settings). */
+  siteSettings: Pick<SiteSettingsAccess, 'get'>;
 }
 
 /** The app's deps, and the guard every request made on another server's word runs under. */

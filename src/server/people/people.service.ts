@@ -12,6 +12,7 @@ import type { Database } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { parseId } from '../http/ids.js';
 import type { Mailer } from '../mail/mailer.js';
+import { readSiteSettings } from '../settings/site-settings.js';
 import { hashInvitationToken } from './invitations.repository.js';
 import { findPersonByEmail, lockPerson, moveBlogs, selectPendingInvitations, selectPeople, setRole } from './people.repository.js';
 
@@ -159,10 +160,12 @@ export async function invite(deps: PeopleDeps, actor: SessionUser, input: Invita
     return created;
   });
   const link = `${deps.config.publicUrl}/auth?view=accept_invitation&token=${encodeURIComponent(token)}`;
+  // The settings' name, read where they are kept (`SITE_NAME` only seeds a fresh site).
+  const { siteName } = await readSiteSettings(deps.db, deps.config);
   await deps.mailer.send({
     to: input.email,
     subject: 'You are invited',
-    text: `${actor.email} invites you to join ${deps.config.siteName} as ${ROLE_LABELS[input.role]}.\n\nOpen this link and press the button on the page to choose your password (it works once, for ${INVITATION_TTL_DAYS} days):\n${link}\n\nIf you do not want to join, ignore this e-mail.\n`,
+    text: `${actor.email} invites you to join ${siteName} as ${ROLE_LABELS[input.role]}.\n\nOpen this link and press the button on the page to choose your password (it works once, for ${INVITATION_TTL_DAYS} days):\n${link}\n\nIf you do not want to join, ignore this e-mail.\n`,
   });
   return { id: row.id, email: input.email, role: input.role, createdAt: new Date(row.created_at).toISOString(), expiresAt: expiresAt.toISOString() };
 }
