@@ -54,14 +54,25 @@ export function pageDescription(meta: PageMeta, site: SiteInfo): string {
   return meta.description === SITE_DESCRIPTION && site.description ? site.description : meta.description;
 }
 
-/** The rules that make the accent colour Bootstrap's primary (buttons, links, focus), or null for the theme's own. */
+/**
+ * The rules that make the accent colour Bootstrap's primary (links, buttons, active pills and
+ * menu items, checked boxes), or null for the theme's own. Each selector is written twice: the
+ * stylesheet sets the same properties at the same specificity (`:root`, `.btn-primary`, …) and
+ * comes later in the head (Vite puts its link last), so a plain selector would lose to it on
+ * every page the server sends (issue 58). Doubled, the accent wins wherever its `<style>` is.
+ */
 export function accentStyles(accent: string | null | undefined): string | null {
   if (!accent || !/^#[0-9a-f]{6}$/i.test(accent)) return null;
   const rgb = [1, 3, 5].map((at) => parseInt(accent.slice(at, at + 2), 16)).join(', ');
+  const solid = `--bs-btn-hover-bg:${accent};--bs-btn-hover-border-color:${accent};--bs-btn-active-bg:${accent};--bs-btn-active-border-color:${accent};--bs-btn-focus-shadow-rgb:${rgb};--bs-btn-hover-color:#fff;--bs-btn-active-color:#fff`;
   return (
-    `:root{--site-accent:${accent};--bs-primary:${accent};--bs-primary-rgb:${rgb};--bs-link-color:${accent};--bs-link-color-rgb:${rgb};--bs-link-hover-color:${accent};--bs-link-hover-color-rgb:${rgb}}` +
-    `.btn-primary{--bs-btn-bg:${accent};--bs-btn-border-color:${accent};--bs-btn-hover-bg:${accent};--bs-btn-hover-border-color:${accent};--bs-btn-active-bg:${accent};--bs-btn-active-border-color:${accent};--bs-btn-disabled-bg:${accent};--bs-btn-disabled-border-color:${accent};--bs-btn-color:#fff;--bs-btn-hover-color:#fff;--bs-btn-active-color:#fff}` +
-    `.btn-primary:hover,.btn-primary:active{filter:brightness(90%)}`
+    `:root:root{--site-accent:${accent};--bs-primary:${accent};--bs-primary-rgb:${rgb};--bs-link-color:${accent};--bs-link-color-rgb:${rgb};--bs-link-hover-color:${accent};--bs-link-hover-color-rgb:${rgb}}` +
+    `.btn-primary.btn-primary{--bs-btn-bg:${accent};--bs-btn-border-color:${accent};--bs-btn-disabled-bg:${accent};--bs-btn-disabled-border-color:${accent};--bs-btn-color:#fff;${solid}}` +
+    `.btn-primary.btn-primary:hover,.btn-primary.btn-primary:active{filter:brightness(90%)}` +
+    `.btn-outline-primary.btn-outline-primary{--bs-btn-color:${accent};--bs-btn-border-color:${accent};--bs-btn-disabled-color:${accent};--bs-btn-disabled-border-color:${accent};${solid}}` +
+    `.nav-pills.nav-pills{--bs-nav-pills-link-active-bg:${accent};--bs-nav-pills-link-active-color:#fff}` +
+    `.dropdown-menu.dropdown-menu{--bs-dropdown-link-active-bg:${accent};--bs-dropdown-link-active-color:#fff}` +
+    `.form-check-input.form-check-input:checked{background-color:${accent};border-color:${accent}}`
   );
 }
 
