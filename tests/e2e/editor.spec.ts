@@ -28,22 +28,32 @@ test('writing with the toolbar and an image inside the text: the preview is the 
   await page.keyboard.type('\n\n');
   await expect(content).toHaveValue('# Morning\n\nThe sea was **calm** and _grey_\n\n');
 
-  // The image is uploaded and its Markdown lands at the cursor.
+  // The image is uploaded, a description is asked for (empty: never the file's name, issue 58),
+  // and its Markdown lands at the cursor with the description as its alt text.
   await page.getByLabel('Insert image').setInputFiles({ name: 'boats.png', mimeType: 'image/png', buffer: await solidPng(800, 500) });
-  await expect(content).toHaveValue(/^# Morning\n\nThe sea was \*\*calm\*\* and _grey_\n\n!\[boats\]\(\/uploads\/blogs\/boats-[^)]+\.webp\)$/);
+  const description = page.getByRole('textbox', { name: 'Image description' });
+  await expect(description).toBeFocused();
+  await expect(description).toHaveValue('');
+  await expect(content).toHaveValue('# Morning\n\nThe sea was **calm** and _grey_\n\n');
+  await description.fill('Two boats at the harbour wall');
+  await page.getByRole('button', { name: 'Insert the image' }).click();
+  await expect(description).toHaveCount(0);
+  await expect(content).toHaveValue(/^# Morning\n\nThe sea was \*\*calm\*\* and _grey_\n\n!\[Two boats at the harbour wall\]\(\/uploads\/blogs\/boats-[^)]+\.webp\)$/);
 
   await page.getByRole('button', { name: 'Preview' }).click();
   const preview = page.getByRole('region', { name: 'Preview' }).locator('.blog-body');
   await expect(preview.getByRole('heading', { level: 2, name: 'Morning' })).toBeVisible();
   await expect(preview.locator('strong')).toHaveText('calm');
   await expect(preview.locator('em')).toHaveText('grey');
-  await expect(preview.getByRole('img', { name: 'boats' })).toBeVisible();
+  await expect(preview.getByRole('img', { name: 'Two boats at the harbour wall' })).toBeVisible();
   await expect(content).toBeHidden();
   const previewHtml = await preview.innerHTML();
   await page.getByRole('button', { name: 'Write' }).click();
   await expect(content).toBeVisible();
 
   const id = await submitNewBlog(page);
+  // The card's excerpt is the prose: the image's description stays on the page, out of the excerpt.
+  expect(((await (await context.request.get(`/api/blogs/${id}`)).json()) as { excerpt: string }).excerpt).toBe('Morning. The sea was calm and grey');
 
   await page.goto(`/viewBlog?id=${id}`);
   const body = page.locator('main article .blog-body');
@@ -51,7 +61,7 @@ test('writing with the toolbar and an image inside the text: the preview is the 
   await expect(body.locator('strong')).toHaveText('calm');
   expect(await body.innerHTML()).toBe(previewHtml);
   // The picture is served by this site and really loads (the CSP allows only the site's images).
-  const picture = body.getByRole('img', { name: 'boats' });
+  const picture = body.getByRole('img', { name: 'Two boats at the harbour wall' });
   await expect(picture).toHaveAttribute('width', '800');
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(800);
   expect(new URL(await picture.evaluate((img: HTMLImageElement) => img.currentSrc)).origin).toBe(new URL(E2E_BASE_URL).origin);

@@ -9,6 +9,7 @@ import { signUpUser, type TestUser, useSignedUpUsers } from '../testing/test-use
 import { renderUnrenderedBlogs } from './blog-rendering.service.js';
 import { multipart } from '../testing/multipart.js';
 import * as rebuildExcerpts from '../db/migrations/2026-11-25-05-rebuild-excerpts.js';
+import * as excerptsWithoutImageText from '../db/migrations/2026-12-08-03-excerpts-without-image-text.js';
 
 async function writeBlog(t: TestApp, user: TestUser, blog: string, options: { id?: string; title?: string } = {}): Promise<Blog> {
   const body = await multipart({ title: options.title ?? 'Markdown post', blog });
@@ -236,6 +237,54 @@ describe('excerpts made again for existing blogs', () => {
       html: '<h2>Why bees</h2><p>kept as stored</p>',
     });
     expect(await renderUnrenderedBlogs({ db: t.database.db, storage, log })).toBe(0);
+  });
+});
+
+describe("images' descriptions in excerpts and feeds (issue 58)", () => {
+  const t = useTestApp();
+  const { author } = useSignedUpUsers(t, ['author']);
+  const source = 'The harbour gate stays open. ![chart](/uploads/blogs/chart-1.webp) It is never locked at night.';
+  const expected = 'The harbour gate stays open. It is never locked at night.';
+
+  it("a card's excerpt and the three feeds' summaries leave the description out; the page keeps it", async () => {
+    const created = await writeBlog(t, author, source, { title: 'The gate' });
+    expect(created.excerpt).toBe(expected);
+    expect(created.html).toContain('alt="chart"');
+    const home = (await t.app.inject({ method: 'GET', url: '/api/blogs?page=1' })).json<{ items: Array<{ id: string; excerpt: string }> }>();
+    expect(home.items.find((item) => item.id === created.id)?.excerpt).toBe(expected);
+
+    const item = (xml: string, tag: string) => new RegExp(`<${tag}[^>]*>([^<]*)</${tag}>`).exec(xml.slice(xml.indexOf('The gate')))?.[1];
+    const rss = (await t.app.inject({ method: 'GET', url: '/rss.xml' })).body;
+    expect(item(rss, 'description')).toBe(expected);
+    const atom = (await t.app.inject({ method: 'GET', url: '/atom.xml' })).body;
+    expect(item(atom, 'summary')).toBe(expected);
+    const json = (await t.app.inject({ method: 'GET', url: '/feed.json' })).json() as { items: Array<{ title: string; summary: string; content_html: string }> };
+    const entry = json.items.find((each) => each.title === 'The gate')!;
+    expect(entry.summary).toBe(expected);
+    // The whole text a feed carries is the page's: the image and its description stay there.
+    expect(entry.content_html).toContain('alt="chart"');
+  });
+
+  it('the migration clears the excerpts of blogs with images, and the start-up backfill makes them again', async () => {
+    const rows = await t.database.db
+      .insertInto('blogs')
+      .values([
+        // As a save before the change stored it: the description inside the excerpt.
+        { user_id: author.id, title: 'Old gate', body: source, html: '<p>kept as stored</p>', excerpt: 'The harbour gate stays open. chart It is never locked at night.', reading_minutes: 1 },
+        { user_id: author.id, title: 'No image', body: 'Only words here.', html: '<p>Only words here.</p>', excerpt: 'Only words here.', reading_minutes: 1 },
+      ])
+      .returning('id')
+      .execute();
+    const excerpts = async () =>
+      Object.fromEntries((await t.database.db.selectFrom('blogs').select(['id', 'excerpt', 'html']).where('id', 'in', rows.map((row) => row.id)).execute()).map((row) => [row.id, [row.excerpt, row.html]]));
+
+    // The migration ran when the test database was made; run it again over these rows.
+    await excerptsWithoutImageText.up(t.database.db);
+    expect(await excerpts()).toEqual({ [rows[0]!.id]: [null, '<p>kept as stored</p>'], [rows[1]!.id]: ['Only words here.', '<p>Only words here.</p>'] });
+    expect((await readBlog(t, rows[0]!.id)).excerpt).toBe(expected);
+
+    await renderUnrenderedBlogs({ db: t.database.db, storage: createImageStorage(t.config), log: recordingLog().log });
+    expect(await excerpts()).toEqual({ [rows[0]!.id]: [expected, '<p>kept as stored</p>'], [rows[1]!.id]: ['Only words here.', '<p>Only words here.</p>'] });
   });
 });
 

@@ -56,6 +56,17 @@ describe('excerpt', () => {
     expect(render('```js\nconst x = 1;\n```').excerpt).toBe('const x = 1;');
   });
 
+  it("leaves out images' descriptions, which the page still shows and search still finds (issue 58)", () => {
+    const source = 'The gate stays open. ![chart](/uploads/blogs/chart.webp) It is never locked.\n\n![a harbour wall](/uploads/blogs/wall.webp)\n\n## Tides ![icon](https://example.com/i.png)';
+    const rendered = render(source);
+    expect(rendered.excerpt).toBe('The gate stays open. It is never locked. Tides.');
+    expect(rendered.html).toContain('alt="chart"');
+    expect(rendered.text).toContain('a harbour wall');
+    // A post of nothing but images (and code) gets no description as its excerpt either.
+    expect(render('![chart](/uploads/blogs/chart.webp)').excerpt).toBe('');
+    expect(render('![chart](/uploads/blogs/chart.webp)\n\n```\nnpm start\n```').excerpt).toBe('npm start');
+  });
+
   it('keeps a short text whole', () => {
     expect(excerptOf('Short and sweet.')).toBe('Short and sweet.');
     const exact = 'a'.repeat(EXCERPT_MAX_LENGTH);

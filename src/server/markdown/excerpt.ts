@@ -5,24 +5,29 @@ export const EXCERPT_MAX_LENGTH = 200;
 export const WORDS_PER_MINUTE = 225;
 
 /**
- * The text a reader sees, without markup: inline text and code, image descriptions, and the
- * contents of code blocks when `withCode` is set. Blocks are separated by a space.
+ * The text a reader sees, without markup: inline text and code, image descriptions unless
+ * `withImages` is false, and the contents of code blocks when `withCode` is set. Blocks are
+ * separated by a space.
  */
-export function plainText(tokens: Token[], { withCode }: { withCode: boolean }): string {
+export function plainText(tokens: Token[], { withCode, withImages = true }: { withCode: boolean; withImages?: boolean }): string {
   const parts: string[] = [];
   for (const token of tokens) {
-    if (token.type === 'inline') parts.push(inlineText(token.children ?? []));
+    if (token.type === 'inline') parts.push(inlineText(token.children ?? [], withImages));
     else if (withCode && (token.type === 'fence' || token.type === 'code_block')) parts.push(token.content);
   }
   return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
-function inlineText(children: Token[]): string {
+/**
+ * An image's description is read in its place on the page, but in a line of text about the post
+ * it reads as a stray word (an editor once made it the file's name: "…stays open. chart. It is…").
+ */
+function inlineText(children: Token[], withImages: boolean): string {
   let text = '';
   for (const child of children) {
     if (child.type === 'text' || child.type === 'code_inline') text += child.content;
     else if (child.type === 'softbreak' || child.type === 'hardbreak') text += ' ';
-    else if (child.type === 'image') text += inlineText(child.children ?? []);
+    else if (child.type === 'image' && withImages) text += inlineText(child.children ?? [], withImages);
   }
   return text;
 }
@@ -37,7 +42,8 @@ const ENDS_A_PART = /[.!?…:;,]["'’”)\]]*$/u;
  * The prose of a post as one line of text that keeps its blocks apart: a heading ends with a
  * full stop (unless it ends with its own punctuation), list items and table cells are separated
  * by semicolons and the list ends with a full stop, and a paragraph that stops without
- * punctuation before the next block gets a full stop. Code blocks are left out.
+ * punctuation before the next block gets a full stop. Code blocks and images' descriptions are
+ * left out (a block of nothing but images is no block).
  */
 export function excerptText(tokens: Token[]): string {
   const blocks: { text: string; kind: BlockKind }[] = [];
@@ -52,7 +58,7 @@ export function excerptText(tokens: Token[]): string {
     else if (token.type === 'heading_open') inHeading = true;
     else if (token.type === 'heading_close') inHeading = false;
     else if (token.type === 'inline') {
-      const text = inlineText(token.children ?? []).replace(/\s+/g, ' ').trim();
+      const text = inlineText(token.children ?? [], false).replace(/\s+/g, ' ').trim();
       if (text) blocks.push({ text, kind: inHeading ? 'heading' : inItem > 0 || inCell > 0 ? 'item' : 'paragraph' });
     }
   }

@@ -86,8 +86,8 @@ export function renderMarkdown(source: string, options: MarkdownOptions): Render
   const everything = plainText(tokens, { withCode: true });
   return {
     html,
-    // A post of nothing but code still gets an excerpt: its code.
-    excerpt: excerptOf(prose || everything),
+    // A post of nothing but code still gets an excerpt: its code (never an image's description).
+    excerpt: excerptOf(prose || plainText(tokens, { withCode: true, withImages: false })),
     readingMinutes: readingMinutes(everything),
     // eslint-disable-next-line no-control-regex -- control characters are what is taken out
     text: everything.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ''),

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ChangeEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Form from 'react-bootstrap/Form';
@@ -8,7 +8,7 @@ import { useDialog } from '../../../components/message-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useBlogPreview } from '../api/preview-blog';
 import { uploadInlineImage } from '../api/upload-inline-image';
-import { formatMarkdown, insertAtCursor, type MarkdownFormat, type TextEdit } from './markdown-formatting';
+import { formatMarkdown, imageMarkdown, insertAtCursor, type MarkdownFormat, type TextEdit } from './markdown-formatting';
 import '../../../styles/bootstrap-button-group.scss';
 
 export interface MarkdownEditorProps {
@@ -37,7 +37,8 @@ const MAX_IMAGE_MB = Math.round(MAX_IMAGE_BYTES / (1024 * 1024));
 
 /**
  * The Content field as a Markdown editor: a toolbar acting on the textarea's selection (Ctrl/Cmd+B
- * and +I too), 'Insert image' (uploaded, then `![alt](url)` at the cursor), and 'Write' / 'Preview'.
+ * and +I too), 'Insert image' (uploaded, then an 'Image description' asked for, then `![description](url)`
+ * at the cursor), and 'Write' / 'Preview'.
  * The preview is the server's own rendering, in the blog page's body classes, so it shows what the
  * published page will show; no Markdown library runs in the browser.
  */
@@ -46,6 +47,11 @@ export function MarkdownEditor({ id, label, value, onChange, invalid, feedback }
   const [mode, setMode] = useState<'write' | 'preview'>('write');
   const [uploading, setUploading] = useState(false);
   const imageInputId = useId();
+  const descriptionId = useId();
+  const descriptionField = useRef<HTMLInputElement>(null);
+  /** An uploaded image waiting for its description before it goes into the text. */
+  const [pendingImage, setPendingImage] = useState<{ url: string } | null>(null);
+  const [description, setDescription] = useState('');
   const showDialog = useDialog();
   const previewing = mode === 'preview';
   const preview = useBlogPreview(value.trim(), previewing && value.trim() !== '');
@@ -82,12 +88,39 @@ export function MarkdownEditor({ id, label, value, onChange, invalid, feedback }
     setUploading(true);
     try {
       const uploaded = await uploadInlineImage(file);
-      // At the cursor as it is now: the writer may have gone on typing during the upload.
-      edit((_text, start, end) => insertAtCursor(start, end, `![${altTextOf(file.name)}](${uploaded.url})`));
+      // The description is the writer's to give: a file's name ("IMG_2041", "chart") describes nothing.
+      setDescription('');
+      setPendingImage({ url: uploaded.url });
     } catch (err) {
       await showDialog({ title: messages.errorTitle, message: errorMessage(err) });
     } finally {
       setUploading(false);
+    }
+  };
+
+  useEffect(() => {
+    if (pendingImage) descriptionField.current?.focus();
+  }, [pendingImage]);
+
+  const placeImage = () => {
+    if (!pendingImage) return;
+    // At the cursor as it is now: the writer may have gone on typing during the upload.
+    edit((_text, start, end) => insertAtCursor(start, end, imageMarkdown(description, pendingImage.url)));
+    setPendingImage(null);
+  };
+  const leaveImageOut = () => {
+    setPendingImage(null);
+    textarea.current?.focus();
+  };
+  const onDescriptionKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.nativeEvent.isComposing) return;
+    // Enter places the image rather than submitting the blog's form; Escape leaves it out.
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      placeImage();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      leaveImageOut();
     }
   };
 
@@ -119,14 +152,42 @@ export function MarkdownEditor({ id, label, value, onChange, invalid, feedback }
             </Button>
           ))}
           <span className="markdown-image-input ms-1">
-            <input id={imageInputId} type="file" accept="image/*" className="visually-hidden" disabled={uploading} onChange={(event) => void insertImage(event)} />
-            <label htmlFor={imageInputId} className={`btn btn-sm btn-outline-secondary mb-0${uploading ? ' disabled' : ''}`}>
+            <input id={imageInputId} type="file" accept="image/*" className="visually-hidden" disabled={uploading || pendingImage !== null} onChange={(event) => void insertImage(event)} />
+            <label htmlFor={imageInputId} className={`btn btn-sm btn-outline-secondary mb-0${uploading || pendingImage ? ' disabled' : ''}`}>
               Insert image
             </label>
           </span>
           <span className="form-text ms-1" role="status">
-            {uploading ? 'Uploading the image…' : ''}
+            {uploading ? 'Uploading the image…' : pendingImage ? 'Uploaded: describe the image, then insert it.' : ''}
           </span>
+        </div>
+      )}
+      {!previewing && pendingImage && (
+        <div className="markdown-image-description border rounded p-2 mb-2">
+          <label htmlFor={descriptionId} className="form-label mb-1">
+            Image description
+          </label>
+          <input
+            ref={descriptionField}
+            id={descriptionId}
+            className="form-control form-control-sm"
+            value={description}
+            maxLength={300}
+            aria-describedby={`${descriptionId}-help`}
+            onChange={(event) => setDescription(event.target.value)}
+            onKeyDown={onDescriptionKeyDown}
+          />
+          <div id={`${descriptionId}-help`} className="form-text">
+            What the image shows, for readers who cannot see it. Leave it empty for an image that only decorates.
+          </div>
+          <div className="d-flex gap-2 mt-2">
+            <Button size="sm" onClick={placeImage}>
+              Insert the image
+            </Button>
+            <Button size="sm" variant="outline-secondary" onClick={leaveImageOut}>
+              Leave it out
+            </Button>
+          </div>
         </div>
       )}
       <Form.Control
@@ -156,11 +217,6 @@ export function MarkdownEditor({ id, label, value, onChange, invalid, feedback }
       {feedback}
     </Form.Group>
   );
-}
-
-/** The file's name without its extension, as the image's first alt text (the writer can change it). */
-function altTextOf(fileName: string): string {
-  return fileName.replace(/\.[^.]*$/, '').replace(/[[\]\\]/g, '').trim() || 'image';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMarkdown, insertAtCursor, type MarkdownFormat, type TextEdit } from './markdown-formatting';
+import { formatMarkdown, imageMarkdown, insertAtCursor, type MarkdownFormat, type TextEdit } from './markdown-formatting';
 
 /** Applies a format to `value`, whose selection is marked with `[` and `]`; returns the result marked the same way. */
 function apply(marked: string, format: MarkdownFormat): string {
@@ -58,5 +58,16 @@ describe('toolbar formats', () => {
   it('inserts an image at the cursor, in place of any selection, the cursor after it', () => {
     const value = 'before after';
     expect(show(value, insertAtCursor(7, 7, '![cat](/uploads/blogs/cat.webp)'))).toBe('before ![cat](/uploads/blogs/cat.webp)[]after');
+  });
+});
+
+describe('an inserted image', () => {
+  it("takes the writer's description as its alt text, on one line, without what would end or bend it", () => {
+    expect(imageMarkdown('  A chart of the\ntides  ', '/uploads/blogs/chart.webp')).toBe('![A chart of the tides](/uploads/blogs/chart.webp)');
+    expect(imageMarkdown('[draft] a\\b]', '/u.webp')).toBe('![(draft) ab)](/u.webp)');
+  });
+
+  it('without a description is decorative: no alt text, never the file name', () => {
+    expect(imageMarkdown('', '/uploads/blogs/chart-1.webp')).toBe('![](/uploads/blogs/chart-1.webp)');
   });
 });

@@ -48,6 +48,17 @@ export function insertAtCursor(start: number, end: number, text: string): TextEd
   return { start, end, text, selectionStart: start + text.length, selectionEnd: start + text.length };
 }
 
+/**
+ * An uploaded image's Markdown: the writer's description as its alt text, on one line. Brackets
+ * become parentheses and backslashes go: an unmatched bracket ends the alt text early, and
+ * markdown-it drops an escaped character from it (`\[` renders as nothing). An empty description
+ * makes a decorative image (`![](…)`): a screen reader passes over it; nothing says its file's name.
+ */
+export function imageMarkdown(description: string, url: string): string {
+  const alt = description.replaceAll('[', '(').replaceAll(']', ')').replaceAll('\\', '').replace(/\s+/g, ' ').trim();
+  return `![${alt}](${url})`;
+}
+
 function toggleWrap(value: string, start: number, end: number, marker: string, placeholder: string): TextEdit {
   const selected = value.slice(start, end);
   const m = marker.length;
