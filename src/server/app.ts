@@ -11,21 +11,21 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
 import { createAuth } from './auth/auth.js';
-import { staffSecondFactorGuard } from './auth/staff-second-factor.js';
+import { staffSecondFactorRule } from './auth/staff-second-factor.js';
 import { authRoutes } from './auth/auth.routes.js';
-import { accountRoutes } from './auth/account.routes.js';
+import { accountEnrolmentRoutes, accountRoutes, accountSignedInRoutes } from './auth/account.routes.js';
 import { myDataRoutes } from './portability/my-data.routes.js';
 import { importRoutes } from './portability/import.routes.js';
 import { aiRoutes } from './ai/ai.routes.js';
-import { blogRoutes } from './blogs/blogs.routes.js';
-import { commentMailRoutes } from './comments/comment-mail.routes.js';
-import { commentRoutes } from './comments/comments.routes.js';
+import { blogRoutes, blogSignedInRoutes } from './blogs/blogs.routes.js';
+import { commentMailLinkRoutes, commentMailRoutes, commentMailSettingsRoutes } from './comments/comment-mail.routes.js';
+import { commentRoutes, commentSignedInRoutes } from './comments/comments.routes.js';
 import { blogEditorRoutes } from './blogs/blog-editor.routes.js';
 import { inlineImageRoutes } from './inline-images/inline-images.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { tagRoutes } from './tags/tags.routes.js';
 import { voteRoutes } from './votes/votes.routes.js';
-import { moderationRoutes } from './moderation/moderation.routes.js';
+import { moderationRoutes, reportRoutes } from './moderation/moderation.routes.js';
 import { createSessionMemory, createSessions } from './auth/session.js';
 import { registerSessionMemoryHooks } from './auth/session-memory.plugin.js';
 import type { Config } from './config.js';
@@ -44,7 +44,8 @@ import { registerWebApp } from './http/web-app.js';
 import { createViewerVotes } from './core/viewer-votes.js';
 import { createPublicData, createPublicDataStore, noPublicData } from './cache/public-data.js';
 import { createCacheInvalidation, type CacheInvalidation, type ExtraChannels } from './cache/cache-invalidation.js';
-import { neverCached, applyCacheDeclarations } from './cache/route-caching.js';
+import { neverCached } from './cache/route-caching.js';
+import { routes, visitorContext } from './core/visitor-contexts.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -56,7 +57,7 @@ import type { ContentChanges } from './cache/content-changes.js';
 import { registerQueueCleanupJob } from './queue/queue-cleanup.job.js';
 import { registerContactJob } from './contact/contact.service.js';
 import { registerSubscriptionJobs } from './subscriptions/new-post-mail.js';
-import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
+import { subscriptionLinkRoutes, subscriptionRoutes, subscriptionSignedInRoutes } from './subscriptions/subscriptions.routes.js';
 import { registerScheduledPublishing } from './blogs/scheduled-publishing.js';
 import { createRateLimiter } from './rate-limit/rate-limit.js';
 import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
@@ -68,11 +69,11 @@ import { registerBlogRenderingJob } from './blogs/blog-rendering.job.js';
 import { registerImageVariantsJob } from './images/image-variants.job.js';
 import { registerStorageSweepJob } from './storage-sweep/storage-sweep.job.js';
 import { createFederationLoader, registerFederationJobs, registerFederationKvCleanup, type FederationLoader } from './federation/federation-loader.js';
-import { federationRoutes, registerArticleNegotiation } from './federation/federation.routes.js';
+import { federationProtocolRoutes, federationRoutes, registerArticleNegotiation } from './federation/federation.routes.js';
 import { createAnalyticsBuffer, type AnalyticsBuffer } from './analytics/analytics-buffer.js';
 import { registerAnalyticsCounting, siteHostOf } from './analytics/analytics-counting.js';
 import { registerAnalyticsJob } from './analytics/analytics.job.js';
-import { analyticsRoutes } from './analytics/analytics.routes.js';
+import { analyticsRoutes, siteAnalyticsRoutes } from './analytics/analytics.routes.js';
 import { accessRoutes } from './people/access.routes.js';
 import { createSiteSettings, settingsChangedBy, type SiteSettingsAccess } from './settings/site-settings.js';
 import { siteFileRoutes, siteSettingsAdminRoutes } from './settings/settings.routes.js';
@@ -85,7 +86,8 @@ import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import type { WebhooksDeps } from './webhooks/webhooks.service.js';
 import { auditLogRoutes } from './audit/audit-log.routes.js';
 import { applyOwnerEmail } from './people/ownership.js';
-import { peopleRoutes } from './people/people.routes.js';
+import { ownershipRoutes, peopleRoutes } from './people/people.routes.js';
+import type { SuspendAccount } from './people/people.service.js';
 import { invitationRoutes } from './people/invitations.routes.js';
 import { performAction } from './moderation/moderation.service.js';
 
@@ -276,45 +278,71 @@ export async function buildApp(options: BuildAppOptions) {
   if (config.sessionCacheMs > 0) registerSessionMemoryHooks(app, sessions);
   registerSameOriginCheck(app, config.publicUrl);
 
-  // The features' routes, each saying where it is defined what its answers show and what its
-  // writes change (`cache/route-caching.ts`): a GET route that declares nothing is refused here.
-  await app.register(async (features) => {
-    applyCacheDeclarations(features);
-    features.addHook('onRequest', staffSecondFactorGuard(deps));
-    await features.register(healthRoutes, deps);
-    await features.register(contactRoutes, deps);
-    await features.register(authRoutes, deps);
-    await features.register(accountRoutes, deps);
-    await features.register(accessRoutes, deps);
-    await features.register(siteSettingsAdminRoutes, deps);
-    await features.register(siteFileRoutes, deps);
-    await features.register(peopleRoutes, {
-      ...deps,
-      // Suspending from /admin is moderation's own action (its events, its log), with the audit entry in its transaction.
-      suspendAccount: (moderator, input, alsoInTransaction) =>
-        performAction({ db: deps.db, config }, moderator, { action: input.suspend ? 'suspend' : 'unsuspend', userId: input.userId, reason: input.reason }, alsoInTransaction),
-    });
-    await features.register(invitationRoutes, deps);
-    await features.register(myDataRoutes, deps);
-    await features.register(blogRoutes, deps);
-    await features.register(blogEditorRoutes, deps);
-    await features.register(inlineImageRoutes, deps);
-    await features.register(voteRoutes, deps);
-    await features.register(commentRoutes, deps);
-    await features.register(commentMailRoutes, deps);
-    await features.register(searchRoutes, deps);
-    await features.register(tagRoutes, deps);
-    await features.register(aiRoutes, deps);
-    await features.register(moderationRoutes, deps);
-    await features.register(importRoutes, deps);
-    await features.register(subscriptionRoutes, deps);
-    features.get('/api/openapi.json', { schema: { hide: true }, config: neverCached }, async () => app.swagger());
-    await features.register(feedRoutes, deps);
-    if (loadFederation) await features.register(federationRoutes, { ...deps, loadFederation });
-    await features.register(analyticsRoutes, { ...deps, now });
-    await features.register(webhookRoutes, { ...deps, webhooks });
-    await features.register(auditLogRoutes, deps);
-  });
+  // The features' routes, in one context per kind of visitor (`core/visitor-contexts.ts`): each
+  // context declares once who may call, the staff second-factor rule, the per-account write limit
+  // and the caching default; each route says where it is defined what its answers show and what
+  // its writes change (`cache/route-caching.ts`): a GET route that declares nothing is refused
+  // unless its context has a default.
+  const access = { ...deps, staffSecondFactor: staffSecondFactorRule(deps) };
+  const peopleDeps = {
+    ...deps,
+    // Suspending from /admin is moderation's own action (its events, its log), with the audit entry in its transaction.
+    suspendAccount: ((moderator, input, alsoInTransaction) =>
+      performAction({ db: deps.db, config }, moderator, { action: input.suspend ? 'suspend' : 'unsuspend', userId: input.userId, reason: input.reason }, alsoInTransaction)) satisfies SuspendAccount,
+  };
+  // What enrolling a second factor needs, and what machines fetch outside the API.
+  await app.register(visitorContext(access, { visitors: 'anyone', staffSecondFactor: false }, [
+    routes(authRoutes, deps),
+    routes(siteFileRoutes, deps),
+    routes(commentMailLinkRoutes, deps),
+    routes(subscriptionLinkRoutes, deps),
+    routes(feedRoutes, deps),
+    ...(loadFederation ? [routes(federationProtocolRoutes, { ...deps, loadFederation })] : []),
+  ]));
+  await app.register(visitorContext(access, { visitors: 'anyone', staffSecondFactor: true }, [
+    routes(healthRoutes, deps),
+    routes(contactRoutes, deps),
+    routes(accountRoutes, deps),
+    routes(invitationRoutes, deps),
+    routes(blogRoutes, deps),
+    routes(commentRoutes, deps),
+    routes(commentMailRoutes, deps),
+    routes(searchRoutes, deps),
+    routes(tagRoutes, deps),
+    routes(subscriptionRoutes, deps),
+    (context) => {
+      context.get('/api/openapi.json', { schema: { hide: true }, config: neverCached }, async () => app.swagger());
+    },
+  ]));
+  await app.register(visitorContext(access, { visitors: 'signed-in', staffSecondFactor: false }, [routes(accountEnrolmentRoutes, deps)]));
+  await app.register(visitorContext(access, { visitors: 'signed-in', staffSecondFactor: true }, [
+    routes(accountSignedInRoutes, deps),
+    routes(accessRoutes, deps),
+    routes(myDataRoutes, deps),
+    routes(blogSignedInRoutes, deps),
+    routes(blogEditorRoutes, deps),
+    routes(inlineImageRoutes, deps),
+    routes(voteRoutes, deps),
+    routes(commentSignedInRoutes, deps),
+    routes(commentMailSettingsRoutes, deps),
+    routes(aiRoutes, deps),
+    routes(reportRoutes, deps),
+    routes(subscriptionSignedInRoutes, deps),
+    ...(loadFederation ? [routes(federationRoutes, { ...deps, loadFederation })] : []),
+    routes(analyticsRoutes, { ...deps, now }),
+  ]));
+  await app.register(visitorContext(access, { visitors: { moderation: 'moderate' }, staffSecondFactor: true }, [
+    routes(moderationRoutes, deps),
+    routes(importRoutes, deps),
+    routes(siteAnalyticsRoutes, { ...deps, now }),
+  ]));
+  await app.register(visitorContext(access, { visitors: { site: 'manage' }, staffSecondFactor: true }, [
+    routes(siteSettingsAdminRoutes, deps),
+    routes(webhookRoutes, { ...deps, webhooks }),
+    routes(auditLogRoutes, deps),
+  ]));
+  await app.register(visitorContext(access, { visitors: { people: 'manage' }, staffSecondFactor: true }, [routes(peopleRoutes, peopleDeps)]));
+  await app.register(visitorContext(access, { visitors: { ownership: 'transfer' }, staffSecondFactor: true }, [routes(ownershipRoutes, peopleDeps)]));
 
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   const pages = options.pages ?? (config.env === 'development' ? 'vite' : 'built');

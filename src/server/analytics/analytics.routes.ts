@@ -3,32 +3,27 @@ import { z } from 'zod';
 import { analyticsRangeQuerySchema, blogAnalyticsSchema, siteAnalyticsSchema } from '../../shared/analytics-schema.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import type { AppDeps } from '../app-deps.js';
-import { privateAnswer } from '../cache/route-caching.js';
-import { isModerator, moderatorGuard } from '../core/moderators.js';
+import { isModerator } from '../core/moderators.js';
 import { forbidden, notFound } from '../errors.js';
 import { idParams, parseId } from '../http/ids.js';
-import { signedInFirst } from '../http/signed-in.js';
 import { blogOf } from './analytics.repository.js';
 import { blogAnalytics, rangeOf, siteAnalytics, siteCsv } from './analytics.service.js';
 
 /**
- * The figures as JSON: the site's for moderators (everyone else gets the 404 of every moderation
- * endpoint), a blog's for its author and for moderators (401 signed out, 403 someone else's).
+ * The site's figures as JSON and CSV, for moderators (their context gives everyone else the 404 of
+ * every moderation endpoint).
  */
-export const analyticsRoutes: FastifyPluginAsyncZod<AppDeps & { now: () => Date }> = async (app, deps) => {
-  const { requireModerator } = moderatorGuard(deps);
+export const siteAnalyticsRoutes: FastifyPluginAsyncZod<AppDeps & { now: () => Date }> = async (app, deps) => {
 
   app.get(
     '/api/analytics/site',
     {
-      config: privateAnswer,
       schema: {
         tags: ['analytics'],
         summary: 'The site’s views and visitors per day, referrers, where readers came from, top blogs, and readers over time (moderators only)',
         querystring: analyticsRangeQuerySchema,
         response: { 200: siteAnalyticsSchema, 400: apiErrorSchema, 404: apiErrorSchema },
       },
-      onRequest: requireModerator,
     },
     async (request) => siteAnalytics(deps.db, rangeOf(request.query, deps.now())),
   );
@@ -36,14 +31,12 @@ export const analyticsRoutes: FastifyPluginAsyncZod<AppDeps & { now: () => Date 
   app.get(
     '/api/analytics/site.csv',
     {
-      config: privateAnswer,
       schema: {
         tags: ['analytics'],
         summary: 'The site’s figures per day as CSV (moderators only)',
         querystring: analyticsRangeQuerySchema,
         response: { 200: z.string(), 400: apiErrorSchema, 404: apiErrorSchema },
       },
-      onRequest: requireModerator,
     },
     async (request, reply) => {
       const range = rangeOf(request.query, deps.now());
@@ -55,10 +48,13 @@ export const analyticsRoutes: FastifyPluginAsyncZod<AppDeps & { now: () => Date 
     },
   );
 
+};
+
+/** A blog's figures, for its author and for moderators (401 signed out, 403 someone else's). */
+export const analyticsRoutes: FastifyPluginAsyncZod<AppDeps & { now: () => Date }> = async (app, deps) => {
   app.get(
     '/api/analytics/blogs/:id',
     {
-      config: privateAnswer,
       schema: {
         tags: ['analytics'],
         summary: 'One blog’s views and visitors per day, referrers and where readers came from (its author and moderators)',
@@ -66,10 +62,9 @@ export const analyticsRoutes: FastifyPluginAsyncZod<AppDeps & { now: () => Date 
         querystring: analyticsRangeQuerySchema,
         response: { 200: blogAnalyticsSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema },
       },
-      ...signedInFirst(deps),
     },
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
+      const { user } = request;
       const id = parseId(request.params.id, () => notFound('This blog does not exist.'));
       const blog = await blogOf(deps.db, id);
       if (!blog) throw notFound('This blog does not exist.');

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { isAPIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -18,7 +19,7 @@ import { apiErrorSchema } from '../../shared/api-error.js';
 import { AppError } from '../errors.js';
 import { EVERYTHING, LISTS, changes, neverCached, privateAnswer } from '../cache/route-caching.js';
 import { ownDataRead } from '../http/own-data-read.js';
-import { signedInFirst, rateLimitedUser } from '../http/signed-in.js';
+import { limitedPerUser } from '../core/visitor-contexts.js';
 
 export const DELETE_ACCOUNT_RATE_LIMITS = {
   perUser: { max: 5, windowSeconds: 15 * 60 },
@@ -35,7 +36,10 @@ export const PROFILE_UPDATE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
 const TOO_MANY_PROFILE_UPDATES = 'You have changed your profile many times in a short time. Please wait a few minutes and try again.';
 
 
-/** The account screens' own API, beside Better Auth's endpoints at /api/auth/*. */
+/** The account and session the signed-in context let through. */
+const signedIn = (request: FastifyRequest) => ({ user: request.user, session: request.userSession });
+
+/** The account screens' own API, beside Better Auth's endpoints at /api/auth/*: what anyone may ask. */
 export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const providers = configuredSocialProviders(deps.config);
 
@@ -50,88 +54,6 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async () => ({ providers, emailVerificationRequired: deps.config.requireEmailVerification }),
-  );
-
-  app.get(
-    '/api/account',
-    ownDataRead({ tags: ['account'], summary: 'The signed-in account', response: { 200: accountSchema } }),
-    async (request) => getAccount(deps, await deps.sessions.requireUser(request)),
-  );
-
-  app.get(
-    '/api/account/profile',
-    ownDataRead({
-      tags: ['account'],
-      summary: "The signed-in account's profile: its handle, display name and bio",
-      description: '`handleFromEmail` says whether the handle is still the one made from the e-mail at sign-up.',
-      response: { 200: ownProfileSchema, 404: apiErrorSchema },
-    }),
-    async (request) => getProfile(deps, await deps.sessions.requireUser(request)),
-  );
-
-  app.put(
-    '/api/account/profile',
-    {
-      // The author page shows the profile, and every list is where it is linked from.
-      config: { ...privateAnswer, ...changes(LISTS) },
-      schema: {
-        tags: ['account'],
-        summary: "Change the signed-in account's handle, display name and bio",
-        description:
-          'The whole profile: `handle` (trimmed and lowercased, then 3 to 30 of `a-z`, `0-9` and `_`, unique), `displayName` (up to 80 characters) and `bio` (plain text, up to 500); an empty, null or missing display name or bio removes it. A handle another account has is a 409.',
-        body: profileInputSchema,
-        response: { 200: ownProfileSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema },
-      },
-      ...signedInFirst(deps),
-    },
-    async (request) => {
-      const user = await rateLimitedUser(deps, request, 'profile-update:user', PROFILE_UPDATE_RATE_LIMIT, TOO_MANY_PROFILE_UPDATES);
-      return saveProfile(deps, user, request.body);
-    },
-  );
-
-  app.get(
-    '/api/account/sessions',
-    ownDataRead({ tags: ['account'], summary: 'Where the account is signed in: each session’s browser, system, address (its last part dropped), start and last use', response: { 200: accountSessionsSchema } }),
-    async (request) => ({ items: await listAccountSessions(deps.db, await deps.sessions.requireSession(request)) }),
-  );
-
-  app.delete(
-    '/api/account/sessions/:id',
-    {
-      config: privateAnswer,
-      schema: {
-        tags: ['account'],
-        summary: 'End one of the account’s sessions (the browser using it is signed out)',
-        params: idParams,
-        response: { 204: z.null(), 401: apiErrorSchema, 404: apiErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const current = await deps.sessions.requireSession(request);
-      await endAccountSession(deps.db, current, request.params.id);
-      deps.sessions.forgetSession(request.params.id);
-      return reply.status(204).send(null);
-    },
-  );
-
-  app.post(
-    '/api/account/sessions/end-others',
-    {
-      config: privateAnswer,
-      schema: {
-        tags: ['account'],
-        summary: 'End every session of the account but this one',
-        response: { 200: z.object({ ended: z.number() }), 401: apiErrorSchema },
-      },
-    },
-    async (request) => {
-      const current = await deps.sessions.requireSession(request);
-      const ended = await endOtherSessions(deps.db, current);
-      // Every other session of the account, in this process at once; this one is remembered again on its next request.
-      deps.sessions.forgetUser(current.user.id);
-      return { ended };
-    },
   );
 
   app.post(
@@ -156,6 +78,90 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       return { message: NOT_ME_DONE };
     },
   );
+};
+
+/** Reading the account: open to staff who must still enrol a second factor (their Settings page needs it). */
+export const accountEnrolmentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/api/account',
+    ownDataRead({ tags: ['account'], summary: 'The signed-in account', response: { 200: accountSchema } }),
+    async (request) => getAccount(deps, request.user),
+  );
+};
+
+/** The signed-in account's own: its profile, its sessions, proving it is you, deleting it. */
+export const accountSignedInRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/api/account/profile',
+    ownDataRead({
+      tags: ['account'],
+      summary: "The signed-in account's profile: its handle, display name and bio",
+      description: '`handleFromEmail` says whether the handle is still the one made from the e-mail at sign-up.',
+      response: { 200: ownProfileSchema, 404: apiErrorSchema },
+    }),
+    async (request) => getProfile(deps, request.user),
+  );
+
+  app.put(
+    '/api/account/profile',
+    {
+      // The author page shows the profile, and every list is where it is linked from.
+      config: { ...privateAnswer, ...changes(LISTS), ...limitedPerUser('profile-update:user', PROFILE_UPDATE_RATE_LIMIT, TOO_MANY_PROFILE_UPDATES) },
+      schema: {
+        tags: ['account'],
+        summary: "Change the signed-in account's handle, display name and bio",
+        description:
+          'The whole profile: `handle` (trimmed and lowercased, then 3 to 30 of `a-z`, `0-9` and `_`, unique), `displayName` (up to 80 characters) and `bio` (plain text, up to 500); an empty, null or missing display name or bio removes it. A handle another account has is a 409.',
+        body: profileInputSchema,
+        response: { 200: ownProfileSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => saveProfile(deps, request.user, request.body),
+  );
+
+  app.get(
+    '/api/account/sessions',
+    ownDataRead({ tags: ['account'], summary: 'Where the account is signed in: each session’s browser, system, address (its last part dropped), start and last use', response: { 200: accountSessionsSchema } }),
+    async (request) => ({ items: await listAccountSessions(deps.db, signedIn(request)) }),
+  );
+
+  app.delete(
+    '/api/account/sessions/:id',
+    {
+      config: privateAnswer,
+      schema: {
+        tags: ['account'],
+        summary: 'End one of the account’s sessions (the browser using it is signed out)',
+        params: idParams,
+        response: { 204: z.null(), 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const current = signedIn(request);
+      await endAccountSession(deps.db, current, request.params.id);
+      deps.sessions.forgetSession(request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/account/sessions/end-others',
+    {
+      config: privateAnswer,
+      schema: {
+        tags: ['account'],
+        summary: 'End every session of the account but this one',
+        response: { 200: z.object({ ended: z.number() }), 401: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const current = signedIn(request);
+      const ended = await endOtherSessions(deps.db, current);
+      // Every other session of the account, in this process at once; this one is remembered again on its next request.
+      deps.sessions.forgetUser(current.user.id);
+      return { ended };
+    },
+  );
 
   app.post(
     '/api/account/fresh-proof',
@@ -171,7 +177,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      const current = await deps.sessions.requireSession(request);
+      const current = signedIn(request);
       // A code counts with every other code the account sends while signed in (auth-guards.ts).
       if (request.body.code) await deps.limiter.enforce(`auth-account:second-factor:${current.user.id}`, SECOND_FACTOR_CODE_LIMIT.rule, SECOND_FACTOR_CODE_LIMIT.message);
       else await deps.limiter.enforce(`fresh-proof:user:${current.user.id}`, FRESH_PROOF_PASSWORD_LIMIT, 'Too many passwords were tried. Please wait 15 minutes and try again.');
@@ -205,7 +211,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      const current = await deps.sessions.requireSession(request);
+      const current = signedIn(request);
       await deps.limiter.enforce(`account-delete:client:${clientKey(request.ip)}`, DELETE_ACCOUNT_RATE_LIMITS.perClient, TOO_MANY_DELETES);
       await deps.limiter.enforce(`account-delete:user:${current.user.id}`, DELETE_ACCOUNT_RATE_LIMITS.perUser, TOO_MANY_DELETES);
       await deleteAccount({ db: deps.db, storage: deps.storage, log: request.log }, current, request.body ?? {});

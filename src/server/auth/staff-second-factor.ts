@@ -13,7 +13,7 @@ export interface StaffSecondFactorDeps {
   sessions: { optionalUser(request: FastifyRequest): Promise<SessionUser | null> };
 }
 
-/** The staff (until roles exist, the moderators) an enrolment is required of. */
+/** The staff an enrolment is required of: those who may moderate (editors and above, `MODERATOR_EMAILS`). */
 export const isStaff = (config: Config, user: SessionUser | null): user is SessionUser => isModerator(config, user);
 
 /** Whether this account must still set up a second factor before using the site. */
@@ -21,19 +21,15 @@ export async function mustEnrolSecondFactor({ config, db }: Omit<StaffSecondFact
   return config.staffRequireSecondFactor && isStaff(config, user) && !(await hasSecondFactor(db, user.id));
 }
 
-/** What the account needs to enrol stays open: Better Auth's endpoints, and reading the account. */
-const enrolmentPath = (request: FastifyRequest) => {
-  const path = request.url.split('?')[0]!;
-  return path.startsWith('/api/auth/') || (request.method === 'GET' && path === '/api/account');
-};
-
 /**
- * With `STAFF_REQUIRE_SECOND_FACTOR`, a staff account without a second factor gets 403 from every
- * API call but its enrolment's, with a message saying why (issue 45). Pages send it to Settings.
+ * With `STAFF_REQUIRE_SECOND_FACTOR`, a staff account without a second factor gets 403, with a
+ * message saying why (issue 45), from every route of the contexts that apply the rule
+ * (`core/visitor-contexts.ts`): the whole API but what enrolling needs, Better Auth's endpoints and
+ * reading the account, which `app.ts` registers in contexts without it. Pages send it to Settings.
  */
-export function staffSecondFactorGuard(deps: StaffSecondFactorDeps) {
+export function staffSecondFactorRule(deps: StaffSecondFactorDeps) {
   return async (request: FastifyRequest) => {
-    if (!deps.config.staffRequireSecondFactor || !request.url.startsWith('/api/') || enrolmentPath(request)) return;
+    if (!deps.config.staffRequireSecondFactor) return;
     if (await mustEnrolSecondFactor(deps, await deps.sessions.optionalUser(request))) {
       throw new AppError(403, 'SECOND_FACTOR_REQUIRED', secondFactorTexts.staffMustEnrol);
     }

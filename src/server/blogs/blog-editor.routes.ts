@@ -8,7 +8,7 @@ import { renderBlogWithImages } from './blog-rendering.service.js';
 import { removeBlogImage, submitDraft } from './blogs.service.js';
 import { changes, theBlogAndLists } from '../cache/route-caching.js';
 import { idParams } from '../http/ids.js';
-import { rateLimitedUser } from '../http/signed-in.js';
+import { limitedPerUser } from '../core/visitor-contexts.js';
 import { blogWriterOf, mailReviewers, maySubmit } from './blog-review.js';
 import { forbidden } from '../errors.js';
 
@@ -21,6 +21,7 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.post(
     '/api/blogs/preview',
     {
+      config: limitedPerUser('blog-preview:user', BLOG_PREVIEW_RATE_LIMIT, TOO_MANY_PREVIEWS),
       schema: {
         tags: ['blogs'],
         summary: "Render a blog's Content as its page would show it, without saving (signed in)",
@@ -29,7 +30,6 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       },
     },
     async (request, reply) => {
-      await rateLimitedUser(deps, request, 'blog-preview:user', BLOG_PREVIEW_RATE_LIMIT, TOO_MANY_PREVIEWS);
       await deps.limiter.enforce(`blog-preview:client:${clientKey(request.ip)}`, BLOG_PREVIEW_RATE_LIMIT, TOO_MANY_PREVIEWS);
       // The stored blog is trimmed by its schema before it is rendered; the preview is too.
       const { rendered } = await renderBlogWithImages(deps, request.body.blog.trim());
@@ -50,7 +50,7 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       },
     },
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
+      const { user } = request;
       if (!(await maySubmit(deps, user))) throw forbidden('Your role publishes its own blogs: there is no review to submit to.');
       const { blog, newly } = await submitDraft({ db: deps.db, storage: deps.storage, log: request.log }, user.id, request.params.id);
       if (newly) await mailReviewers(deps, blog, user.email);
@@ -70,9 +70,6 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
         response: { 200: blogSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema },
       },
     },
-    async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      return removeBlogImage({ db: deps.db, storage: deps.storage, log: request.log }, await blogWriterOf(deps, user), request.params.id);
-    },
+    async (request) => removeBlogImage({ db: deps.db, storage: deps.storage, log: request.log }, await blogWriterOf(deps, request.user), request.params.id),
   );
 };

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { changes, LISTS, privateAnswer, reportChanges, theBlog, theBlogAndLists } from '../cache/route-caching.js';
+import { changes, LISTS, reportChanges, theBlog, theBlogAndLists } from '../cache/route-caching.js';
 import { publicRead, publicReader } from '../http/public-read.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
@@ -36,11 +36,11 @@ const multipartBody = {
     'multipart/form-data: `title`, `blog` (text), an optional `status` (`published`, the default on create, or `draft`: seen by its owner only; an edit without it keeps the status), optional `tags` (up to 5 lowercase tags separated by commas or spaces, each letters and digits in words joined by hyphens; an edit without the field keeps the tags, an empty one removes them) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF). A draft may have an empty title or content.',
 };
 
-export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  // Registered here, not on the app: only these routes accept multipart bodies.
-  await app.register(fastifyMultipart, { limits: BLOG_FORM_LIMITS, throwFileSizeLimit: true });
+const blogServiceDeps = (deps: AppDeps) => (request: FastifyRequest): BlogListDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData, viewerVotes: deps.viewerVotes });
 
-  const serviceDeps = (request: FastifyRequest): BlogListDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData, viewerVotes: deps.viewerVotes });
+/** Reading: lists, an author's page, one blog (anyone). */
+export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const serviceDeps = blogServiceDeps(deps);
 
   app.get(
     '/api/blogs',
@@ -72,24 +72,6 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
   );
 
-  // Private to the viewer, so never in the response cache.
-  app.get(
-    '/api/drafts',
-    {
-      config: privateAnswer,
-      schema: {
-        tags: ['blogs'],
-        summary: "One page of the signed-in user's drafts, the last changed first",
-        querystring: pageQuerySchema,
-        response: { 200: blogPageSchema, 401: apiErrorSchema },
-      },
-    },
-    async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      return listDrafts(serviceDeps(request), user.id, request.query.page);
-    },
-  );
-
   app.get(
     '/api/blogs/:id',
     publicRead(theBlog, { tags: ['blogs'], summary: 'One blog', params: idParams, response: { 200: blogSchema, 404: apiErrorSchema } }),
@@ -99,6 +81,28 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const anyBlog = viewerId !== null && may(deps.config, await deps.sessions.optionalUser(request), { blog: 'editAny' });
       return getBlog(serviceDeps(request), viewerId, request.params.id, anyBlog);
     },
+  );
+};
+
+/** Writing: drafts, new blogs, changes, deletion (signed in; whose blog it is, the services say). */
+export const blogSignedInRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  // Registered here, not on the app: only these routes accept multipart bodies.
+  await app.register(fastifyMultipart, { limits: BLOG_FORM_LIMITS, throwFileSizeLimit: true });
+
+  const serviceDeps = blogServiceDeps(deps);
+
+  // Private to the viewer, so never in the response cache.
+  app.get(
+    '/api/drafts',
+    {
+      schema: {
+        tags: ['blogs'],
+        summary: "One page of the signed-in user's drafts, the last changed first",
+        querystring: pageQuerySchema,
+        response: { 200: blogPageSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => listDrafts(serviceDeps(request), request.user.id, request.query.page),
   );
 
   app.post(
@@ -114,7 +118,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      const user = await deps.sessions.requireUser(request);
+      const { user } = request;
       const writer = await blogWriterOf(deps, user);
       await deps.limiter.enforce(
         `blog-create:${user.id}`,
@@ -143,7 +147,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
+      const { user } = request;
       await deps.limiter.enforce(`blog-update:client:${clientKey(request.ip)}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
       await deps.limiter.enforce(`blog-update:user:${user.id}`, BLOG_UPDATE_RATE_LIMIT, TOO_MANY_EDITS);
       const writer = await blogWriterOf(deps, user);
@@ -168,7 +172,7 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      const user = await deps.sessions.requireUser(request);
+      const { user } = request;
       await deleteBlog(serviceDeps(request), await deleteWriterOf(deps, user), request.params.id);
       return reply.status(204).send(null);
     },

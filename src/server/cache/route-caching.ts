@@ -8,7 +8,7 @@ import { PUBLIC_READ_LIMIT, type ReadLimit } from '../rate-limit/rate-limit.js';
  *
  *   app.get('/api/blogs/:id', { config: cachedAs(theBlog, { readLimit: PUBLIC_READ_LIMIT }), ... })
  *   app.patch('/api/blogs/:id', { config: changes((request) => [LISTS_TAG, ...theBlog(request)]), ... })
- *   app.get('/api/drafts', { config: privateAnswer, ... })
+ *   app.get('/api/account/sessions', { config: privateAnswer, ... })   (a signed-in context's GETs default to it)
  *   app.get('/api/health', { config: neverCached, ... })
  */
 declare module 'fastify' {
@@ -93,14 +93,17 @@ export function declaredChanges(request: FastifyRequest): readonly string[] | un
 
 /**
  * Applies the declarations to the routes of the context it is called on (the features', not the
- * static files'): refuses, when it is registered, a GET route that says nothing about caching
- * (every answer to a GET is either kept under tags or declared never kept), and marks the answers
- * of `privateAnswer` routes private before their handler runs, so that its errors are too.
+ * static files'): a GET route that says nothing about caching gets the context's default (a
+ * signed-in context's answers are their reader's own), and where the context has none is refused
+ * when it is registered (every answer to a GET is either kept under tags or declared never kept);
+ * the answers of `privateAnswer` routes are marked private before their handler runs, so that its
+ * errors are too.
  */
-export function applyCacheDeclarations(app: FastifyInstance): void {
+export function applyCacheDeclarations(app: FastifyInstance, getDefault?: typeof privateAnswer): void {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('GET')) return;
+    if (route.config?.cache === undefined && getDefault) route.config = { ...route.config, ...getDefault };
     if (route.config?.cache === undefined) {
       throw new Error(`GET ${route.url} declares no caching: give it \`config: cachedAs(tags)\`, \`neverCached\` or \`privateAnswer\` (cache/route-caching.ts)`);
     }

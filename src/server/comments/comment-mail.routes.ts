@@ -6,14 +6,13 @@ import { clientKey } from '../rate-limit/rate-limit.js';
 import { getCommentMailSetting, setCommentMailSetting, unsubscribeWithToken } from './comment-mail.service.js';
 import { ownDataRead } from '../http/own-data-read.js';
 import { registerOneClickUnsubscribe } from '../http/one-click-unsubscribe.js';
-import { signedInFirst } from '../http/signed-in.js';
 
 /** Unsubscribing, per client address: a person clicks once; a stop for anyone guessing tokens. */
 export const UNSUBSCRIBE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
 const TOO_MANY_UNSUBSCRIBES = 'Too many attempts to unsubscribe. Please wait a few minutes and try again.';
 
-/** The setting 'E-mail me about comments and replies', and the two ways an e-mail's link turns it off. */
-export const commentMailRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+/** The setting 'E-mail me about comments and replies' (signed in). */
+export const commentMailSettingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/api/settings/comment-emails',
     ownDataRead({
@@ -21,7 +20,7 @@ export const commentMailRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       summary: 'Whether the signed-in user is e-mailed about comments on their blogs and replies to them',
       response: { 200: commentEmailSettingSchema },
     }),
-    async (request) => getCommentMailSetting(deps, (await deps.sessions.requireUser(request)).id),
+    async (request) => getCommentMailSetting(deps, request.user.id),
   );
 
   app.put(
@@ -33,13 +32,13 @@ export const commentMailRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
         body: commentEmailSettingSchema,
         response: { 200: commentEmailSettingSchema, 400: apiErrorSchema, 401: apiErrorSchema },
       },
-      ...signedInFirst(deps),
     },
-    async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      return setCommentMailSetting(deps, user.id, request.body.enabled);
-    },
+    async (request) => setCommentMailSetting(deps, request.user.id, request.body.enabled),
   );
+};
+
+/** Turning the setting off with an e-mail link's token (no session needed): the button of the page the link opens. */
+export const commentMailRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   // The button of the page the e-mail's link opens (a plain GET of the link changes nothing).
   app.post(
@@ -58,8 +57,10 @@ export const commentMailRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       return { enabled: false };
     },
   );
+};
 
-  // The link of the `List-Unsubscribe` header.
+/** The other way: the link of the `List-Unsubscribe` header, outside the API (the mail program posts it). */
+export const commentMailLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   await registerOneClickUnsubscribe(app, {
     path: '/unsubscribe',
     tags: ['comments'],

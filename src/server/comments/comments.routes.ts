@@ -9,7 +9,7 @@ import { createComment, deleteComment, listComments, updateComment } from './com
 import { changes, reportChanges, reportedChanges, theBlog } from '../cache/route-caching.js';
 import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
 import { idParams } from '../http/ids.js';
-import { signedInFirst, rateLimitedUser } from '../http/signed-in.js';
+import { limitedPerUser } from '../core/visitor-contexts.js';
 
 /** A conversation by hand is a few comments a minute at most; a stop for a script posting spam. */
 export const COMMENT_CREATE_RATE_LIMIT = { max: 30, windowSeconds: 10 * 60 };
@@ -44,11 +44,16 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       return listComments(serviceDeps, viewerId, request.params.id);
     },
   );
+};
+
+/** Commenting, changing and deleting one's comments (signed in; limited per account). */
+export const commentSignedInRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const serviceDeps = { db: deps.db };
 
   app.post(
     '/api/blogs/:id/comments',
     {
-      config: changes(reportedChanges),
+      config: { ...changes(reportedChanges), ...limitedPerUser('comment-create', COMMENT_CREATE_RATE_LIMIT, TOO_MANY_COMMENTS) },
       schema: {
         tags: ['comments'],
         summary: 'Comment on a blog, or reply to a top-level comment with `parentId` (signed in)',
@@ -56,11 +61,9 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         body: newCommentInputSchema,
         response: { 201: commentSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
       },
-      ...signedInFirst(deps),
     },
     async (request, reply) => {
-      const user = await rateLimitedUser(deps, request, 'comment-create', COMMENT_CREATE_RATE_LIMIT, TOO_MANY_COMMENTS);
-      const written = await createComment(serviceDeps, user.id, request.params.id, request.body);
+      const written = await createComment(serviceDeps, request.user.id, request.params.id, request.body);
       reportChanges(request, changedTags(written.blogId, true));
       // Its e-mails were queued with it (`comment-mail`).
       deps.queue.wake();
@@ -71,7 +74,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.patch(
     '/api/comments/:id',
     {
-      config: changes(reportedChanges),
+      config: { ...changes(reportedChanges), ...limitedPerUser('comment-change', COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES) },
       schema: {
         tags: ['comments'],
         summary: "Change a comment's text (its author only)",
@@ -79,11 +82,9 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         body: commentInputSchema,
         response: { 200: commentSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
       },
-      ...signedInFirst(deps),
     },
     async (request) => {
-      const user = await rateLimitedUser(deps, request, 'comment-change', COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
-      const written = await updateComment(serviceDeps, user.id, request.params.id, request.body);
+      const written = await updateComment(serviceDeps, request.user.id, request.params.id, request.body);
       reportChanges(request, changedTags(written.blogId, false));
       return written.comment;
     },
@@ -92,7 +93,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.delete(
     '/api/comments/:id',
     {
-      config: changes(reportedChanges),
+      config: { ...changes(reportedChanges), ...limitedPerUser('comment-change', COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES) },
       schema: {
         tags: ['comments'],
         summary: "Delete a comment and its replies (its author, or the blog's owner)",
@@ -101,8 +102,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request, reply) => {
-      const user = await rateLimitedUser(deps, request, 'comment-change', COMMENT_CHANGE_RATE_LIMIT, TOO_MANY_CHANGES);
-      const { blogId } = await deleteComment(serviceDeps, user.id, request.params.id);
+      const { blogId } = await deleteComment(serviceDeps, request.user.id, request.params.id);
       reportChanges(request, changedTags(blogId, true));
       return reply.status(204).send(null);
     },

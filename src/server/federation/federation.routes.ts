@@ -18,7 +18,7 @@ import { webLinkOrNull } from '../core/remote-links.js';
 import { badRequest, notFound } from '../errors.js';
 import { ownDataRead } from '../http/own-data-read.js';
 import { clientKey, type RateLimitRule } from '../rate-limit/rate-limit.js';
-import { rateLimitedUser } from '../http/signed-in.js';
+import { limitedPerUser } from '../core/visitor-contexts.js';
 import type { FederationLoader } from './federation-loader.js';
 import type { SiteFederation } from './federation.js';
 import * as store from './federation.repository.js';
@@ -42,25 +42,25 @@ export type FederationRouteDeps = AppDeps & { loadFederation: FederationLoader }
 
 /**
  * The protocol's routes (WebFinger, NodeInfo, actors, inboxes, collections) hand a Web `Request`
- * to Fedify, the way Fedify's own framework adapters do; and the signed-in API a local reader
- * follows remote authors and replies with.
+ * to Fedify, the way Fedify's own framework adapters do.
  */
-export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = async (app, deps) => {
+export const federationProtocolRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = async (app, deps) => {
   await app.register(async (protocol) => protocolRoutes(protocol, deps));
+};
 
-  /** A follow or a reply on behalf of the signed-in user: limited per user, the site's input errors answered 400. */
-  const limitedSiteAction = async <T>(request: FastifyRequest, act: (site: SiteFederation, userId: string) => Promise<T>): Promise<T> => {
-    const user = await rateLimitedUser(deps, request, 'federation-follow', FOLLOW_LIMIT);
+/** The signed-in API a local reader follows remote authors and replies with. */
+export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = async (app, deps) => {
+  /** A follow or a reply on behalf of the signed-in user (limited per user: `FOLLOW_LIMIT`), the site's input errors answered 400. */
+  const siteAction = async <T>(request: FastifyRequest, act: (site: SiteFederation, userId: string) => Promise<T>): Promise<T> => {
     const site = await deps.loadFederation();
-    return asInputError(() => act(site, user.id));
+    return asInputError(() => act(site, request.user.id));
   };
 
   app.get(
     '/api/federation/following',
     ownDataRead({ tags: ['federation'], summary: 'The remote accounts the signed-in user follows', response: { 200: followingListSchema } }),
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      const rows = await store.listFollowing(deps.db, user.id);
+      const rows = await store.listFollowing(deps.db, request.user.id);
       return { items: rows.map((row) => ({ actorId: row.actor_id, handle: row.handle, name: row.name, state: row.state })) };
     },
   );
@@ -68,7 +68,7 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
   app.post(
     '/api/federation/following',
     {
-      config: privateAnswer,
+      config: { ...privateAnswer, ...limitedPerUser('federation-follow', FOLLOW_LIMIT) },
       schema: {
         tags: ['federation'],
         summary: 'Follow a remote account by its fediverse address',
@@ -77,7 +77,7 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
         response: { 200: followingSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
       },
     },
-    async (request) => limitedSiteAction(request, (site, userId) => site.follow(userId, request.body.handle)),
+    async (request) => siteAction(request, (site, userId) => site.follow(userId, request.body.handle)),
   );
 
   app.delete(
@@ -92,9 +92,8 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
       },
     },
     async (request, reply) => {
-      const user = await deps.sessions.requireUser(request);
       const site = await deps.loadFederation();
-      if (!(await site.unfollow(user.id, request.body.actorId))) throw notFound('You do not follow that account.');
+      if (!(await site.unfollow(request.user.id, request.body.actorId))) throw notFound('You do not follow that account.');
       return reply.status(204).send(null);
     },
   );
@@ -103,8 +102,7 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
     '/api/federation/timeline',
     ownDataRead({ tags: ['federation'], summary: 'Posts received from the remote accounts the signed-in user follows, newest first', response: { 200: timelineSchema } }),
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      const rows = await store.timeline(deps.db, user.id, TIMELINE_SIZE);
+      const rows = await store.timeline(deps.db, request.user.id, TIMELINE_SIZE);
       return {
         items: rows.map((row) => ({
           objectId: row.object_id,
@@ -126,7 +124,7 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
   app.post(
     '/api/federation/replies',
     {
-      config: privateAnswer,
+      config: { ...privateAnswer, ...limitedPerUser('federation-follow', FOLLOW_LIMIT) },
       schema: {
         tags: ['federation'],
         summary: 'Reply to a remote post (sends a public Create(Note) to its author)',
@@ -134,7 +132,7 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteDeps> = asyn
         response: { 200: replyResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
       },
     },
-    async (request) => limitedSiteAction(request, (site, userId) => site.reply(userId, request.body.inReplyTo, request.body.content)),
+    async (request) => siteAction(request, (site, userId) => site.reply(userId, request.body.inReplyTo, request.body.content)),
   );
 };
 

@@ -5,7 +5,7 @@ import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { readOneImageForm, registerOneImageForm } from '../images/one-image-form.js';
 import { uploadInlineImage } from '../core/inline-images.js';
-import { rateLimitedUser } from '../http/signed-in.js';
+import { limitedPerUser } from '../core/visitor-contexts.js';
 
 /** Twenty images a blog, a few blogs in ten minutes; a script filling the disk is stopped. */
 export const INLINE_IMAGE_UPLOAD_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
@@ -21,6 +21,7 @@ export const inlineImageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/api/blog-images',
     {
+      config: limitedPerUser('inline-image:user', INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS),
       schema: {
         tags: ['blogs'],
         summary: "Upload an image to show inside a blog's text (signed in)",
@@ -31,10 +32,9 @@ export const inlineImageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       },
     },
     async (request, reply) => {
-      const user = await rateLimitedUser(deps, request, 'inline-image:user', INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS);
       await deps.limiter.enforce(`inline-image:client:${clientKey(request.ip)}`, INLINE_IMAGE_UPLOAD_RATE_LIMIT, TOO_MANY_UPLOADS);
       const upload = await readOneImageForm(request);
-      const uploaded = await uploadInlineImage({ db: deps.db, storage: deps.storage, log: request.log }, user.id, upload);
+      const uploaded = await uploadInlineImage({ db: deps.db, storage: deps.storage, log: request.log }, request.user.id, upload);
       return reply.status(201).send(uploaded);
     },
   );

@@ -13,45 +13,44 @@ import type { AppDeps } from '../app-deps.js';
 import { notFound } from '../errors.js';
 import { createReport, getOverview, performAction } from './moderation.service.js';
 import { changes, privateAnswer, reportChanges, reportedChanges } from '../cache/route-caching.js';
-import { moderatorGuard } from '../core/moderators.js';
-import { signedInFirst, rateLimitedUser } from '../http/signed-in.js';
+import { limitedPerUser } from '../core/visitor-contexts.js';
 
 /** Reports per reader: more than anyone files by hand, a stop for a script flooding the moderators. */
 export const REPORT_RATE_LIMIT = { max: 20, windowSeconds: 10 * 60 };
 /** Moderator actions per moderator: a stop for a runaway script, far above any hand's pace. */
 export const MODERATION_ACTION_RATE_LIMIT = { max: 300, windowSeconds: 10 * 60 };
 
-export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const { requireModerator, moderatorOf } = moderatorGuard(deps);
+/** Reporting a blog or a comment (signed in; limited per account). */
+export const reportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const serviceDeps = { db: deps.db, config: deps.config };
 
   app.post(
     '/api/reports',
     {
+      config: limitedPerUser('report', REPORT_RATE_LIMIT, 'You have sent many reports in a short time. Please wait a few minutes.'),
       schema: {
         tags: ['moderation'],
         summary: 'Report a blog or a comment to the moderators (signed in; one open report per reader per item)',
         body: reportInputSchema,
         response: { 201: reportCreatedSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema },
       },
-      ...signedInFirst(deps),
     },
-    async (request, reply) => {
-      const user = await rateLimitedUser(deps, request, 'report', REPORT_RATE_LIMIT, 'You have sent many reports in a short time. Please wait a few minutes.');
-      return reply.status(201).send(await createReport(serviceDeps, user, request.body));
-    },
+    async (request, reply) => reply.status(201).send(await createReport(serviceDeps, request.user, request.body)),
   );
+};
+
+/** The moderators' own routes: their context lets only moderators through (everyone else gets the site's 404). */
+export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const serviceDeps = { db: deps.db, config: deps.config };
 
   app.get(
     '/api/moderation/access',
     {
-      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: 'Whether the signed-in user is a moderator: 200 for moderators, 404 for everyone else',
         response: { 200: moderatorAccessSchema, 404: apiErrorSchema },
       },
-      onRequest: requireModerator,
     },
     async () => {
       return { moderator: true as const };
@@ -61,13 +60,11 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.get(
     '/api/moderation',
     {
-      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: 'Open reports, hidden content, suspended accounts and the moderation log (moderators only)',
         response: { 200: moderationOverviewSchema, 404: apiErrorSchema },
       },
-      onRequest: requireModerator,
     },
     async () => {
       return getOverview(serviceDeps);
@@ -77,19 +74,16 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.post(
     '/api/moderation/actions',
     {
-      config: { ...privateAnswer, ...changes(reportedChanges) },
+      config: { ...privateAnswer, ...changes(reportedChanges), ...limitedPerUser('moderation', MODERATION_ACTION_RATE_LIMIT, 'Too many moderation actions in a short time. Please wait a moment.') },
       schema: {
         tags: ['moderation'],
         summary: "Hide, restore, dismiss a report, suspend or unsuspend an account (moderators only); answers the page's new state",
         body: moderationActionSchema,
         response: { 200: moderationOverviewSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
       },
-      onRequest: requireModerator,
     },
     async (request) => {
-      const moderator = moderatorOf(request);
-      await deps.limiter.enforce(`moderation:${moderator.id}`, MODERATION_ACTION_RATE_LIMIT, 'Too many moderation actions in a short time. Please wait a moment.');
-      const changed = await performAction(serviceDeps, moderator, request.body);
+      const changed = await performAction(serviceDeps, request.user, request.body);
       // The suspended account's sessions end at once in this process too (docs/performance.md).
       if (request.body.action === 'suspend') deps.sessions.forgetUser(request.body.userId);
       // Cached public answers go before this one is sent (docs/response-cache.md).
@@ -107,13 +101,11 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.get(
     '/api/moderation/queue',
     {
-      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: 'The durable job queue: jobs by state, and the failed ones with their last error (moderators only)',
         response: { 200: queueOverviewSchema, 404: apiErrorSchema },
       },
-      onRequest: requireModerator,
     },
     async () => {
       const overview = await deps.queue.overview();
@@ -124,16 +116,15 @@ export const moderationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
   app.post(
     '/api/moderation/queue/:id/retry',
     {
+      config: limitedPerUser('moderation-action', MODERATION_ACTION_RATE_LIMIT),
       schema: {
         tags: ['moderation'],
         summary: 'Run a failed job again, its attempts counted afresh (moderators only)',
         params: z.object({ id: z.string().max(30) }),
         response: { 200: queueJobSchema, 404: apiErrorSchema },
       },
-      onRequest: requireModerator,
     },
     async (request) => {
-      await deps.limiter.enforce(`moderation-action:${moderatorOf(request).id}`, MODERATION_ACTION_RATE_LIMIT);
       const job = await deps.queue.retry(request.params.id);
       if (!job) throw notFound('No failed job has this id.');
       return queueJob(job);

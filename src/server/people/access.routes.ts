@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { accessSchema } from '../../shared/role-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { privateAnswer } from '../cache/route-caching.js';
 import { effectiveRole, permissionsOf } from './roles.js';
 
 /** What the signed-in account may do, for the page's menus (the server checks every request itself). */
@@ -10,15 +9,13 @@ export const accessRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
   app.get(
     '/api/access',
     {
-      config: privateAnswer,
       schema: {
         tags: ['people'],
         summary: 'The signed-in account’s role and what it may do (`resource:action`)',
         response: { 200: accessSchema, 401: apiErrorSchema },
       },
     },
-    async (request) => {
-      const user = await deps.sessions.requireUser(request);
+    async ({ user }) => {
       const role = effectiveRole(deps.config, user);
       return { role: user.role, effectiveRole: role, permissions: permissionsOf(role) };
     },

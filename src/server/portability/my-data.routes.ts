@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import type { AppDeps } from '../app-deps.js';
-import { privateAnswer } from '../cache/route-caching.js';
 import { myDataZip } from './export/my-data.service.js';
-import { rateLimitedUser } from '../http/signed-in.js';
+import { limitedPerUser } from '../core/visitor-contexts.js';
 
 const MY_DATA_LIMIT = { max: 5, windowSeconds: 60 * 60 };
 
@@ -13,7 +12,7 @@ export const myDataRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
   app.get(
     '/api/account/my-data.zip',
     {
-      config: privateAnswer,
+      config: limitedPerUser('my-data:user', MY_DATA_LIMIT, 'You downloaded your data several times in the last hour. Please try again later.'),
       schema: {
         tags: ['account'],
         summary: "The signed-in reader's data as a zip: blogs as Markdown with front matter, images, comments and votes",
@@ -24,8 +23,7 @@ export const myDataRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       compress: false,
     },
     async (request, reply) => {
-      const user = await rateLimitedUser(deps, request, 'my-data:user', MY_DATA_LIMIT, 'You downloaded your data several times in the last hour. Please try again later.');
-      const stream = await myDataZip({ db: deps.db, storage: deps.storage }, user.id);
+      const stream = await myDataZip({ db: deps.db, storage: deps.storage }, request.user.id);
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', `attachment; filename="my-data-${new Date().toISOString().slice(0, 10)}.zip"`)

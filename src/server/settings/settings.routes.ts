@@ -15,7 +15,6 @@ import type { AppDeps } from '../app-deps.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { cachedAs, privateAnswer } from '../cache/route-caching.js';
 import { badRequest, notFound } from '../errors.js';
-import { roleGuard } from '../people/access.js';
 import { readOneImageForm, registerOneImageForm } from '../images/one-image-form.js';
 import { iconFileUrl, iconPng, ICON_SIZES, isSiteImageKey, storeSiteImage, type IconSize } from './site-images.js';
 import { readSiteSettings } from './site-settings.js';
@@ -25,12 +24,10 @@ const SETTINGS_SAVED = [EVERYTHING_TAG, SITE_TAG] as const;
 
 /**
  * The 'Site' box of /admin (issue 44): read and save the site's settings, upload its logo and
- * icon. Only accounts that may `site:manage` reach these routes; everyone else gets the 404 of a
- * page that does not exist (`people/access.ts`).
+ * icon. Only accounts that may `site:manage` reach these routes; their context gives everyone
+ * else the 404 of a page that does not exist (`core/visitor-contexts.ts`).
  */
 export const siteSettingsAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const guard = roleGuard(deps, { site: 'manage' });
-  app.addHook('onRequest', guard.requirePermission);
   await registerOneImageForm(app);
 
   const answer = (settings: SiteSettings): SiteSettingsAnswer => ({
@@ -42,7 +39,6 @@ export const siteSettingsAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
   app.get(
     '/api/admin/settings',
     {
-      config: privateAnswer,
       schema: { tags: ['admin'], summary: "The site's settings (owner and administrators)", response: { 200: siteSettingsAnswerSchema, 404: apiErrorSchema } },
     },
     async () => answer(await deps.siteSettings.get()),
@@ -62,7 +58,7 @@ export const siteSettingsAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
       },
     },
     async (request) => {
-      const user = guard.userOf(request);
+      const { user } = request;
       const settings = request.body;
       const saved = await deps.db.transaction().execute(async (trx) => {
         const before = await readSiteSettings(trx, deps.config, { forUpdate: true });

@@ -29,10 +29,13 @@ import { idParams } from '../http/ids.js';
 import { ownDataRead } from '../http/own-data-read.js';
 import { registerOneClickUnsubscribe } from '../http/one-click-unsubscribe.js';
 
-/** E-mail subscriptions to the site or to an author: subscribe, confirm, unsubscribe, and the reader's own list. */
+const subscriptionDeps = (deps: AppDeps) => (log: SubscriptionDeps['log']): SubscriptionDeps => ({ db: deps.db, mailer: deps.mailer, limiter: deps.limiter, config: deps.config, siteSettings: deps.siteSettings, log });
+const linkUseLimit = (deps: AppDeps) => (ip: string) => deps.limiter.enforce(`subscription-link:${clientKey(ip)}`, SUBSCRIPTION_LINK_LIMIT, TOO_MANY_LINK_USES);
+
+/** E-mail subscriptions to the site or to an author: subscribe, and confirm or unsubscribe with an e-mail's token. */
 export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const serviceDeps = (log: SubscriptionDeps['log']): SubscriptionDeps => ({ db: deps.db, mailer: deps.mailer, limiter: deps.limiter, config: deps.config, siteSettings: deps.siteSettings, log });
-  const limitLinkUse = (ip: string) => deps.limiter.enforce(`subscription-link:${clientKey(ip)}`, SUBSCRIPTION_LINK_LIMIT, TOO_MANY_LINK_USES);
+  const serviceDeps = subscriptionDeps(deps);
+  const limitLinkUse = linkUseLimit(deps);
 
   app.post(
     '/api/subscriptions',
@@ -105,10 +108,16 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
     );
   }
 
+};
+
+/** The signed-in reader's own subscriptions, and an author's count of subscribers. */
+export const subscriptionSignedInRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const serviceDeps = subscriptionDeps(deps);
+
   app.get(
     '/api/settings/subscriptions',
     ownDataRead({ tags: ['subscriptions'], summary: "The signed-in reader's confirmed subscriptions", response: { 200: subscriptionListSchema } }),
-    async (request) => ({ items: await listOwnSubscriptions(serviceDeps(request.log), await deps.sessions.requireUser(request)) }),
+    async (request) => ({ items: await listOwnSubscriptions(serviceDeps(request.log), request.user) }),
   );
 
   app.delete(
@@ -122,8 +131,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
       },
     },
     async (request) => {
-      const user = await deps.sessions.requireUser(request);
-      await removeOwnSubscription(serviceDeps(request.log), user, request.params.id);
+      await removeOwnSubscription(serviceDeps(request.log), request.user, request.params.id);
       return { status: 'unsubscribed' as const };
     },
   );
@@ -136,8 +144,14 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
       params: idParams,
       response: { 200: subscriberCountSchema, 403: apiErrorSchema },
     }),
-    async (request) => subscriberCount(serviceDeps(request.log), await deps.sessions.requireUser(request), request.params.id),
+    async (request) => subscriberCount(serviceDeps(request.log), request.user, request.params.id),
   );
+};
+
+/** Outside the API: what the mail program posts to unsubscribe. */
+export const subscriptionLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const serviceDeps = subscriptionDeps(deps);
+  const limitLinkUse = linkUseLimit(deps);
 
   // The link of the `List-Unsubscribe` header; a GET of the same URL is the page with the 'Unsubscribe' button.
   await registerOneClickUnsubscribe(app, {

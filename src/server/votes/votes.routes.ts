@@ -9,7 +9,6 @@ import { castVote, removeVote } from './votes.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { changes, theBlogAndLists } from '../cache/route-caching.js';
 import { idParams, parseId } from '../http/ids.js';
-import { signedInFirst } from '../http/signed-in.js';
 
 /**
  * Per client address: more than anyone clicks by hand, a stop for a script. Counted in memory and
@@ -22,11 +21,10 @@ const noSuchBlog = () => notFound(messages.blogDoesNotExist);
 
 
 export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  /** The signed-in voter's id (401 for anyone signed out), the vote counted against the client's limit. */
-  const voterId = async (request: FastifyRequest): Promise<string> => {
-    const user = await deps.sessions.requireUser(request);
+  /** The signed-in voter's id, the vote counted against the client's limit. */
+  const voterId = (request: FastifyRequest): string => {
     deps.limiter.enforceBatched(`vote:${clientKey(request.ip)}`, VOTE_RATE_LIMIT, TOO_MANY_VOTES);
-    return user.id;
+    return request.user.id;
   };
 
   app.put(
@@ -40,10 +38,9 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         body: voteInputSchema,
         response: { 200: voteResultSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema },
       },
-      ...signedInFirst(deps),
     },
     async (request) => {
-      const userId = await voterId(request);
+      const userId = voterId(request);
       const command = { blogId: parseId(request.params.id, noSuchBlog), userId, direction: request.body.direction };
       return castVote(deps.db, command, deps.publicData.writeNotice(request));
     },
@@ -61,7 +58,7 @@ export const voteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const userId = await voterId(request);
+      const userId = voterId(request);
       return removeVote(deps.db, { blogId: parseId(request.params.id, noSuchBlog), userId });
     },
   );
