@@ -35,11 +35,21 @@ test.describe('second factors', () => {
     await expectNoAxeViolations(page);
 
     // Signed out, the passkey alone signs in: first as the e-mail field's autofill offers it (the
-    // virtual authenticator picks it at once, as a person would from the suggestions)...
+    // virtual authenticator picks it at once, as a person would from the suggestions). The
+    // autofill's request is held until the field has been seen: otherwise the sign-in can finish,
+    // and the form give way to the welcome, before the field is looked at (the test's old flake).
     await context.clearCookies();
+    let releaseAutofill!: () => void;
+    const fieldSeen = new Promise<void>((resolve) => (releaseAutofill = resolve));
+    await page.route('**/api/auth/passkey/generate-authenticate-options*', async (route) => {
+      await fieldSeen;
+      await route.continue();
+    });
     await page.goto('/auth');
     await expect(page.getByLabel('Email address', { exact: true })).toHaveAttribute('autocomplete', 'username webauthn');
+    releaseAutofill();
     await expect(welcome(page, email)).toBeVisible();
+    await page.unroute('**/api/auth/passkey/generate-authenticate-options*');
 
     // ...then with the button, in a browser that has no autofill for passkeys.
     await page.addInitScript(() => {
