@@ -2,23 +2,13 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { FRESH_PROOF_MINUTES } from '../../shared/account-schema.js';
-import { call, codeOf, get, mailsTo, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
+import { call, codeOf, cookiesOf, get, mailsTo, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 import { useTestApp } from '../testing/test-app.js';
 import { keyOfUri, totp } from '../testing/totp.js';
 import { signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
 import { passkeyRegistration } from '../testing/webauthn.js';
 
 const now = () => Math.floor(Date.now() / 1000);
-
-/** Every cookie a response sets, as a `cookie` header. */
-const cookiesOf = (response: { headers: Record<string, unknown> }) => {
-  const setCookie = response.headers['set-cookie'];
-  const list = (Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) as string[];
-  return list
-    .map((cookie) => cookie.split(';')[0]!)
-    .filter((pair) => !pair.endsWith('='))
-    .join('; ');
-};
 
 describe('a new way in needs a fresh proof (issue 56)', () => {
   const t = useTestApp();

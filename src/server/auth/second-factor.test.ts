@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { loggerOptions } from '../http/logging.js';
-import { call, codeOf, get, linkParts, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
+import { call, codeOf, cookiesOf, get, linkParts, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 import { useTestApp } from '../testing/test-app.js';
 import { keyOfUri, totp } from '../testing/totp.js';
 import { signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
@@ -22,16 +22,6 @@ describe('the tests’ own TOTP (RFC 6238, appendix B, SHA-1)', () => {
     for (const [time, code] of vectors) expect(totp(key, time, { digits: 8 })).toBe(code);
   });
 });
-
-/** Every cookie a response sets, as a `cookie` header (the pending sign-in's `two_factor` among them). */
-const cookiesOf = (response: { headers: Record<string, unknown> }) => {
-  const setCookie = response.headers['set-cookie'];
-  const list = (Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) as string[];
-  return list
-    .map((cookie) => cookie.split(';')[0]!)
-    .filter((pair) => !pair.endsWith('='))
-    .join('; ');
-};
 
 const now = () => Math.floor(Date.now() / 1000);
 

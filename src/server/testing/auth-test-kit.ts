@@ -68,3 +68,13 @@ export function codeOf(text: string): string {
   if (!match) throw new Error(`no code in: ${text}`);
   return match[1]!;
 }
+
+/** Every cookie a response sets, as a `cookie` header (a pending sign-in's `two_factor` among them). */
+export function cookiesOf(response: { headers: Record<string, unknown> }): string {
+  const setCookie = response.headers['set-cookie'];
+  const list = (Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) as string[];
+  return list
+    .map((cookie) => cookie.split(';')[0]!)
+    .filter((pair) => !pair.endsWith('='))
+    .join('; ');
+}
