@@ -50,6 +50,7 @@ import { ResponseCache } from './cache/response-cache.js';
 import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { queuedMailer, registerMailJob, sendRate } from './mail/mail-queue.js';
+import { fromTheSite } from './mail/mail-sender.js';
 import { createJobQueue, type JobQueue } from './queue/job-queue.js';
 import { createBlogEvents } from './core/blog-events.js';
 import { invalidateOnBlogEvents } from './cache/blog-event-invalidation.js';
@@ -171,7 +172,12 @@ export async function buildApp(options: BuildAppOptions) {
 
   // The transport sends (SMTP, or the outbox folder); the app's mailer only queues: every message
   // is a job of the durable queue, sent at MAIL_SEND_PER_MINUTE and retried while SMTP is down.
-  const transport = options.mailer ?? createMailer(config, app.log);
+  // The site's settings (issue 44): one cached copy per process, forgotten on the cache's notices below.
+  const siteSettings = createSiteSettings({ db: database.db, config });
+  app.decorate('siteSettings', siteSettings);
+  // Every message is from the site's saved name as it is made, unless MAIL_FROM names the sender itself.
+  const siteName = async () => (await siteSettings.get()).siteName;
+  const transport = fromTheSite(options.mailer ?? createMailer(config, app.log), config.mail.from, siteName);
   const queue = createJobQueue({
     db: database.db,
     log: app.log.child({ module: 'queue' }),
@@ -190,10 +196,7 @@ export async function buildApp(options: BuildAppOptions) {
   invalidateOnBlogEvents(blogEvents, contentChanges);
   const send = sendRate(config.mail.sendPerMinute);
   registerMailJob(queue, send, transport);
-  const mailer = queuedMailer(database.db, queue);
-  // The site's settings (issue 44): one cached copy per process, forgotten on the cache's notices below.
-  const siteSettings = createSiteSettings({ db: database.db, config });
-  app.decorate('siteSettings', siteSettings);
+  const mailer = fromTheSite(queuedMailer(database.db, queue), config.mail.from, siteName);
   const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }), siteSettings });
   // OWNER_EMAIL's account, if it exists, is the owner from this start on (issue 44).
   await applyOwnerEmail(database.db, config.ownerEmail);

@@ -89,6 +89,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATA_DIR: dir, MODERATOR_EMAILS: 'ann@example.com, nobody' })).toThrow(/^Invalid configuration: MODERATOR_EMAILS must be e-mail addresses separated by commas/);
   });
 
+  it('reads MAIL_FROM as an address and the display name it may give, and refuses anything else', () => {
+    const dir = dataDir();
+    const from = (MAIL_FROM?: string) => loadConfig({ DATA_DIR: dir, ...(MAIL_FROM === undefined ? {} : { MAIL_FROM }) }).mail.from;
+    expect(from()).toEqual({ address: 'no-reply@localhost', name: null });
+    expect(from(' desk@harbour.example ')).toEqual({ address: 'desk@harbour.example', name: null });
+    expect(from('Harbour Desk <desk@harbour.example>')).toEqual({ address: 'desk@harbour.example', name: 'Harbour Desk' });
+    expect(from('"Harbour, Ltd." <desk@harbour.example>')).toEqual({ address: 'desk@harbour.example', name: 'Harbour, Ltd.' });
+    expect(from('<desk@harbour.example>')).toEqual({ address: 'desk@harbour.example', name: null });
+    expect(() => from('Harbour Desk')).toThrow(/MAIL_FROM must be an e-mail address, or a name and an address/);
+  });
+
   it('reads FEDERATION (on by default) and FEDERATION_ALLOW_PRIVATE_ADDRESS (off by default)', () => {
     const dir = dataDir();
     expect(loadConfig({ DATA_DIR: dir }).federation).toEqual({ enabled: true, allowPrivateAddress: false });

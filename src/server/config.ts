@@ -63,7 +63,13 @@ const envSchema = z.object({
   // Staff (the moderators) must have a second factor (an authenticator app or a passkey) to use the site.
   STAFF_REQUIRE_SECOND_FACTOR: booleanFlag(false),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
-  MAIL_FROM: z.string().trim().min(3).default('Blogging Site <no-reply@localhost>'),
+  // An address, or `Name <address>`: without a name, mails are from the site's saved name (mail/mail-sender.ts).
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .default('no-reply@localhost')
+    .refine((value) => parseMailFrom(value) !== null, { message: 'must be an e-mail address, or a name and an address: Name <address>' })
+    .transform((value) => parseMailFrom(value)!),
   // Messages this process sends a minute at most (subscriptions, and every other e-mail): the
   // durable queue holds the rest until their turn.
   MAIL_SEND_PER_MINUTE: positiveInt(600),
@@ -173,7 +179,8 @@ export interface Config {
   requireEmailVerification: boolean;
   /** Staff without a second factor are sent to enrol, and their API calls answer 403 (`STAFF_REQUIRE_SECOND_FACTOR`). */
   staffRequireSecondFactor: boolean;
-  mail: { smtpUrl?: string; from: string; contactTo?: string; sendPerMinute: number };
+  /** `from`: MAIL_FROM's address, and its display name if it names one (else the site's saved name is). */
+  mail: { smtpUrl?: string; from: MailFrom; contactTo?: string; sendPerMinute: number };
   /** The durable queue (`src/server/queue/`): an idle worker's poll. */
   queue: { pollMs: number; retryBaseMs: number; leaseMs: number; concurrency: number };
   ai: {
@@ -364,6 +371,21 @@ function refuseUncheckableProxy(env: NodeJS.ProcessEnv, e: z.infer<typeof envSch
  * The URL as browsers write its origin (lower-case host, no default port, no trailing slash),
  * so `https://Example.com:443/` and `https://example.com` name the same site everywhere.
  */
+export interface MailFrom {
+  address: string;
+  /** The display name MAIL_FROM sets; null when it gives an address only. */
+  name: string | null;
+}
+
+/** `a@b`, `Name <a@b>` or `"Name, Inc." <a@b>`; null for anything else. */
+export function parseMailFrom(value: string): MailFrom | null {
+  const named = /^(.*?)\s*<([^<>\s]+)>$/.exec(value);
+  const address = named ? named[2]! : value;
+  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(address)) return null;
+  const name = named?.[1]!.replace(/^"(.*)"$/, '$1').trim();
+  return { address, name: name || null };
+}
+
 function normalisePublicUrl(value: string): string {
   const parsed = new URL(value);
   return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');

@@ -15,6 +15,8 @@ export interface MailMessage {
   replyTo?: string;
   /** Extra header fields (e.g. `List-Unsubscribe`), as nodemailer takes them. */
   headers?: Record<string, string>;
+  /** Set by `fromTheSite` (mail-sender.ts) as the message is made; nodemailer encodes the name. */
+  from?: { name: string; address: string };
   /** A fixed `Message-ID` (`<…@…>`): a message sent twice (a retry after a crash) is one message to mail programs. */
   messageId?: string;
 }
@@ -30,7 +32,9 @@ export interface Mailer {
  * its address nor its links: those carry sign-in tokens, and no log line may hold either.
  */
 export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer {
-  const from = config.mail.from;
+  const { name, address } = config.mail.from;
+  // The app's messages come with their From (`fromTheSite`); this is for a message made without it.
+  const from = name ? { name, address } : address;
   const { smtpUrl } = config.mail;
   if (smtpUrl) {
     // Pooled: a few connections kept open and reused, not one handshake a message (a newsletter is thousands).

@@ -30,12 +30,17 @@ describe('a renamed site is named by its new name in mail and second factors', (
     const invited = uniqueEmail('invited');
     const invitation = await t.app.inject({ method: 'POST', url: '/api/admin/invitations', headers: { origin: TEST_PUBLIC_URL, cookie: admin.cookie }, remoteAddress: randomIp(), payload: { email: invited, role: 'contributor' } });
     expect(invitation.statusCode, invitation.body).toBe(201);
-    expect((await waitForMail(t, invited, /invited/)).text).toContain('invites you to join Field Notes as');
+    const invitationMail = await waitForMail(t, invited, /invited/);
+    expect(invitationMail.text).toContain('invites you to join Field Notes as');
+    // MAIL_FROM gives the address only (the default): the sender is named by the saved name.
+    expect(invitationMail.headers.from).toBe('Field Notes <no-reply@localhost>');
 
     const user = await signUpUser(t.app);
     const again = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: { ...authHeaders, 'user-agent': CHROME }, remoteAddress: randomIp(), payload: { email: user.email, password: user.password } });
     expect(again.statusCode, again.body).toBe(200);
-    expect((await waitForMail(t, user.email, /new sign-in/)).subject).toBe('A new sign-in to your Field Notes account');
+    const newBrowser = await waitForMail(t, user.email, /new sign-in/);
+    expect(newBrowser.subject).toBe('A new sign-in to your Field Notes account');
+    expect(newBrowser.headers.from).toBe('Field Notes <no-reply@localhost>');
 
     const enabled = await post(t.app, '/api/auth/two-factor/enable', { password: user.password }, { cookie: user.cookie });
     expect(enabled.statusCode, enabled.body).toBe(200);
@@ -55,5 +60,41 @@ describe('a renamed site is named by its new name in mail and second factors', (
     const options = await get(t.app, '/api/auth/passkey/generate-register-options', { cookie });
     expect(options.statusCode, options.body).toBe(200);
     expect(options.json<{ rp: { name: string; id: string } }>().rp).toEqual({ name: 'Field Notes', id: new URL(TEST_PUBLIC_URL).hostname });
+  });
+});
+
+describe('the sender of every mail', () => {
+  const t = useTestApp();
+  const { admin } = useSignedUpUsers(t, ['admin']);
+
+  it('is named by the saved name at the moment the mail is made, past a rename, quoted when the name needs it', { timeout: 30_000 }, async () => {
+    await giveRole(t, admin, 'administrator');
+    const requestLink = async (email: string) => {
+      const response = await post(t.app, '/api/auth/sign-in/magic-link', { email });
+      expect(response.statusCode, response.body).toBe(200);
+      return waitForMail(t, email, /sign-in link/);
+    };
+    expect((await requestLink(uniqueEmail('before'))).headers.from).toBe('Blogging Site <no-reply@localhost>');
+    expect((await saveSettings(t, admin, settingsWith({ siteName: 'Harbour Notes, Ltd.' }))).statusCode).toBe(200);
+    const after = await requestLink(uniqueEmail('after'));
+    expect(after.headers.from).toBe('"Harbour Notes, Ltd." <no-reply@localhost>');
+    // Another feature's mail (a subscription's confirmation) too.
+    const subscriber = uniqueEmail('subscriber');
+    const subscribed = await post(t.app, '/api/subscriptions', { email: subscriber });
+    expect(subscribed.statusCode, subscribed.body).toBeLessThan(300);
+    expect((await waitForMail(t, subscriber, /./)).headers.from).toBe('"Harbour Notes, Ltd." <no-reply@localhost>');
+  });
+});
+
+describe('a sender named in MAIL_FROM', () => {
+  const t = useTestApp({ MAIL_FROM: 'The Harbour Desk <desk@harbour.example>' });
+  const { admin } = useSignedUpUsers(t, ['admin']);
+
+  it('keeps the operator’s name whatever the site is called', async () => {
+    await giveRole(t, admin, 'administrator');
+    expect((await saveSettings(t, admin, settingsWith({ siteName: 'Field Notes' }))).statusCode).toBe(200);
+    const email = uniqueEmail('reader');
+    expect((await post(t.app, '/api/auth/sign-in/magic-link', { email })).statusCode).toBe(200);
+    expect((await waitForMail(t, email, /sign-in link/)).headers.from).toBe('The Harbour Desk <desk@harbour.example>');
   });
 });
