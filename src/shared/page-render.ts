@@ -18,6 +18,8 @@ export interface SiteInfo {
   accentColour?: string | null;
   navigation?: { label: string; url: string }[];
   footerText?: string;
+  /** More's tip jar (issue 58): '' for none; unset: the spec's link. */
+  tipJarUrl?: string;
   logoUrl?: string | null;
   iconUrl?: string | null;
 }

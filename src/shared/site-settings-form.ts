@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accentContrastProblem } from './colour-contrast.js';
 import { ROLES, ROLE_LABELS } from './role-schema.js';
-import { navigationLinkSchema, siteSettingsSchema, type Registration, type SiteSettings } from './site-settings-schema.js';
+import { navigationLinkSchema, siteSettingsSchema, tipJarUrlSchema, type Registration, type SiteSettings } from './site-settings-schema.js';
 
 /** The roles a new account may start with (owner and administrator are given, never defaults). */
 export const DEFAULT_ROLE_CHOICES = ROLES.filter((role) => role !== 'owner' && role !== 'administrator');
@@ -21,6 +21,7 @@ export const SITE_SETTINGS_LABELS = {
   defaultRole: 'Default role for new accounts',
   registration: 'Registration',
   reviewNewBlogs: 'New blogs by authors need review',
+  tipJarUrl: 'Tip jar link',
 } as const;
 
 /**
@@ -38,6 +39,7 @@ export const siteSettingsInputSchema = siteSettingsSchema
       .nullable(),
     navigation: z.array(navigationLinkSchema).max(10, 'The navigation has at most 10 links.'),
     footerText: z.string().trim().max(500, 'The footer text is at most 500 characters.'),
+    tipJarUrl: tipJarUrlSchema,
   })
   .superRefine((settings, ctx) => {
     const problem = settings.accentColour ? accentContrastProblem(settings.accentColour) : null;

@@ -23,6 +23,16 @@ export const navigationLinkSchema = z
     });
   });
 
+/** The spec's tip jar, More's last item until the owner sets another link or none (issue 58). */
+export const DEFAULT_TIP_JAR_URL = 'https://www.buymeacoffee.com/';
+
+/** 'Tip jar link' as saved: empty (no tip jar in More), or an http(s) address or a path on the site. */
+export const tipJarUrlSchema = z
+  .string()
+  .trim()
+  .max(500, 'The tip jar link is at most 500 characters.')
+  .refine((url) => url === '' || navigationTargetOf(url).kind !== 'inert', 'The tip jar link is an http(s) address (https://…) or a path on the site (/support), or empty for none.');
+
 /**
  * A navigation link as read back: any text. A value stored before the rule above (or written past
  * it) must not take the site down or hide the other settings; the navbar renders it inert and the
@@ -52,8 +62,10 @@ export const siteSettingsSchema = z.object({
   registration: registrationSchema,
   /** New blogs by authors wait for an editor before they are public. */
   reviewNewBlogs: z.boolean(),
+  /** More's 'Tip jar' item: '' for none; read back as any text, the navbar leaves out one it cannot link. */
+  tipJarUrl: z.string().max(500),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
 /** The settings as a save writes them: every navigation link checked, whoever saves. */
-export const siteSettingsToSaveSchema = siteSettingsSchema.extend({ navigation: z.array(navigationLinkSchema).max(10) });
+export const siteSettingsToSaveSchema = siteSettingsSchema.extend({ navigation: z.array(navigationLinkSchema).max(10), tipJarUrl: tipJarUrlSchema });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { EVERYTHING_TAG, SITE_TAG } from '../../shared/cache-tags.js';
-import { siteSettingsSchema, siteSettingsToSaveSchema, type SiteSettings } from '../../shared/site-settings-schema.js';
+import { DEFAULT_TIP_JAR_URL, siteSettingsSchema, siteSettingsToSaveSchema, type SiteSettings } from '../../shared/site-settings-schema.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 
@@ -15,6 +15,7 @@ export const SETTINGS_DEFAULTS: Omit<SiteSettings, 'siteName'> = {
   defaultRole: 'author',
   registration: 'open',
   reviewNewBlogs: false,
+  tipJarUrl: DEFAULT_TIP_JAR_URL,
 };
 
 /** What a fresh site reads before its owner saves anything: the configuration's seeds and the spec's defaults. */

@@ -13,7 +13,7 @@ import { useSite } from '../lib/site-context';
 import { useModeratorAccess } from '../lib/moderator-access';
 import { useAuthClient, useSession } from '../lib/session';
 
-export const TIP_JAR_URL = 'https://www.buymeacoffee.com/';
+import { DEFAULT_TIP_JAR_URL } from '../../shared/site-settings-schema';
 
 /** Brand, Home, About, More, and the search box; collapses below the md breakpoint. */
 export function Navbar() {
@@ -27,6 +27,7 @@ export function Navbar() {
   const loadAuth = useAuthClient();
   const [expanded, setExpanded] = useState(false);
   const site = useSite();
+  const tipJar = tipJarHref(site.tipJarUrl ?? DEFAULT_TIP_JAR_URL);
 
   const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -115,10 +116,14 @@ export function Navbar() {
                   )}
                 </>
               )}
-              <NavDropdown.Divider />
-              <NavDropdown.Item href={TIP_JAR_URL} target="_blank" rel="noopener noreferrer">
-                Tip jar (opens a new tab)
-              </NavDropdown.Item>
+              {tipJar && (
+                <>
+                  <NavDropdown.Divider />
+                  <NavDropdown.Item href={tipJar} target="_blank" rel="noopener noreferrer">
+                    Tip jar (opens a new tab)
+                  </NavDropdown.Item>
+                </>
+              )}
               {session && (
                 <>
                   <NavDropdown.Divider />
@@ -149,6 +154,12 @@ export function Navbar() {
       </Container>
     </BootstrapNavbar>
   );
+}
+
+/** The owner's 'Tip jar link' (issue 58) as an href, or null: none set, or one that is neither a path on the site nor an http(s) address. */
+function tipJarHref(url: string): string | null {
+  const target = navigationTargetOf(url);
+  return target.kind === 'site' ? target.path : target.kind === 'elsewhere' ? target.href : null;
 }
 
 /**

@@ -143,6 +143,11 @@ function SiteSettingsForm({ loaded, saved, setSaved }: { loaded: SiteSettingsAns
         <Form.Label>{LABELS.footerText}</Form.Label>
         <Form.Control as="textarea" rows={2} value={settings.footerText} maxLength={500} onChange={(event) => set('footerText', event.target.value)} />
       </Form.Group>
+      <Form.Group className="mb-3" controlId="site-tip-jar">
+        <Form.Label>{LABELS.tipJarUrl}</Form.Label>
+        <Form.Control value={settings.tipJarUrl} maxLength={500} placeholder="https://…" aria-describedby="site-tip-jar-help" onChange={(event) => set('tipJarUrl', event.target.value)} />
+        <Form.Text id="site-tip-jar-help">More’s ‘Tip jar’ item; empty removes it.</Form.Text>
+      </Form.Group>
       <Form.Group className="mb-3" controlId="site-default-role">
         <Form.Label>{LABELS.defaultRole}</Form.Label>
         <Form.Select value={settings.defaultRole} onChange={(event) => set('defaultRole', event.target.value as SiteSettings['defaultRole'])}>
@@ -188,7 +193,7 @@ function ImageField({ kind, url, onChoose }: { kind: SiteImageKind; url: string 
 
 /** What the page's navbar, footer and title show once the save is in (the next pages come from the server). */
 function siteInfoAfterSave(site: SiteInfo, { settings, logoUrl, iconUrl }: SiteSettingsAnswer): SiteInfo {
-  return { ...site, name: settings.siteName, description: settings.description, accentColour: settings.accentColour, navigation: settings.navigation, footerText: settings.footerText, logoUrl, iconUrl };
+  return { ...site, name: settings.siteName, description: settings.description, accentColour: settings.accentColour, navigation: settings.navigation, footerText: settings.footerText, tipJarUrl: settings.tipJarUrl, logoUrl, iconUrl };
 }
 
 /** The accent's rules in the page's head, as the server writes them (`page-head.server.tsx`). */
