@@ -86,4 +86,36 @@ describe('the outbox (no SMTP_URL)', () => {
       'mail written to outbox',
     );
   });
+
+  it('writes text and HTML as they are, so a long link is one line of the file, copied whole', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'mail-lines-'));
+    try {
+      const config = loadConfig({ DATA_DIR: folder, AUTH_SECRET: 'x'.repeat(32) });
+      const mailer = createMailer(config, { info: () => {} } as unknown as FastifyBaseLogger);
+      const link = `http://localhost:3000/auth?view=magic_link_confirm&token=${'A'.repeat(32)}&callbackURL=%2Fmy-blogs%3Ftab%3Ddrafts`;
+      await mailer.send({ to: 'ascii@example.com', subject: 'Plain', text: `Open this:\n${link}\n` });
+      await mailer.send({ to: 'utf8@example.com', subject: 'Both', text: `Open this:\n${link}\n\n— Harbour Notes “café”\n`, html: `<p><a href="${link}">${link}</a></p><p>— Harbour Notes</p>` });
+      await mailer.send({ to: 'long@example.com', subject: 'Long', text: `${'word '.repeat(250)}\n${link}\n` });
+      mailer.close();
+
+      const files = readdirSync(path.join(folder, 'mail')).sort().map((name) => readFileSync(path.join(folder, 'mail', name)));
+      const [ascii, utf8, long] = files.map((file) => file.toString('utf8'));
+      for (const raw of [ascii!, utf8!]) {
+        expect(raw.split('\r\n')).toContain(link);
+        expect(raw).not.toContain('=3D');
+        expect(raw).not.toMatch(/quoted-printable|base64/i);
+      }
+      expect(ascii).toMatch(/^Content-Transfer-Encoding: 7bit$/m);
+      expect(utf8).toMatch(/^Content-Transfer-Encoding: 8bit\r$/m);
+      expect(utf8).toContain(`<a href="${link}">`);
+      expect(utf8).toContain('— Harbour Notes “café”');
+      // A line past SMTP's 998 bytes keeps nodemailer's encoding: a server may refuse or cut it.
+      expect(long).toMatch(/Content-Transfer-Encoding: quoted-printable/);
+      const parsed = await Promise.all(files.map((file) => simpleParser(file)));
+      expect(parsed.map((mail) => mail.text)).toEqual([`Open this:\n${link}\n`, `Open this:\n${link}\n\n— Harbour Notes “café”\n`, `${'word '.repeat(250)}\n${link}\n`]);
+      expect(parsed[1]!.html).toContain(`href="${link}"`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });

@@ -48,7 +48,10 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
   }
 
   const outbox = path.join(config.dataDir, 'mail');
-  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }).use('stream', (mail, done) => {
+    keepLinesWhole(mail.message);
+    done();
+  }));
   return {
     async send(message) {
       const info = await (await transport.get()).sendMail({ from, ...message });
@@ -61,6 +64,32 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
     },
     close: () => transport.close(),
   };
+}
+
+/** What `keepLinesWhole` reads of nodemailer's MIME tree (a `MimeNode`). */
+interface MimePart {
+  childNodes: MimePart[];
+  content?: unknown;
+  getHeader(key: string): unknown;
+  getTransferEncoding(): string | false;
+}
+
+/** SMTP's longest line (RFC 5322 2.1.1), its CRLF left out. */
+const MAX_LINE_BYTES = 998;
+
+/**
+ * The outbox's text parts are written as they are (7bit, or 8bit with UTF-8), not in
+ * quoted-printable, which folds a link over several lines with `=3D` for each `=`: a reader of the
+ * `.eml` copies it whole. Only where every line fits SMTP's limit; a longer one keeps nodemailer's
+ * encoding. (nodemailer recomputes a text part's encoding from its content, whatever header it is given.)
+ */
+export function keepLinesWhole(part: MimePart): void {
+  for (const child of part.childNodes) keepLinesWhole(child);
+  const { content } = part;
+  if (typeof content !== 'string' || !/^text\//i.test(String(part.getHeader('Content-Type') ?? ''))) return;
+  if (/\r(?!\n)/.test(content) || content.split(/\r?\n/).some((line) => Buffer.byteLength(line) > MAX_LINE_BYTES)) return;
+  const encoding = /^[\x00-\x7f]*$/.test(content) ? '7bit' : '8bit';
+  part.getTransferEncoding = () => encoding;
 }
 
 /** `SMTP_URL` with nodemailer's `pool=true`, unless it says otherwise. */
