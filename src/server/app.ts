@@ -51,6 +51,7 @@ import { registerResponseCache } from './cache/response-cache.plugin.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { queuedMailer, registerMailJob, sendRate } from './mail/mail-queue.js';
 import { fromTheSite } from './mail/mail-sender.js';
+import { outboxRoutes } from './mail/outbox.routes.js';
 import { createJobQueue, type JobQueue } from './queue/job-queue.js';
 import { createBlogEvents } from './core/blog-events.js';
 import { invalidateOnBlogEvents } from './cache/blog-event-invalidation.js';
@@ -86,7 +87,7 @@ import { registerWebhookEvents } from './webhooks/webhook-events.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import type { WebhooksDeps } from './webhooks/webhooks.service.js';
 import { auditLogRoutes } from './audit/audit-log.routes.js';
-import { applyOwnerEmail } from './people/ownership.js';
+import { applyOwnerEmail, firstAccountAwaited } from './people/ownership.js';
 import { ownershipRoutes, peopleRoutes } from './people/people.routes.js';
 import type { SuspendAccount } from './people/people.service.js';
 import { invitationRoutes } from './people/invitations.routes.js';
@@ -343,10 +344,14 @@ export async function buildApp(options: BuildAppOptions) {
     routes(siteSettingsAdminRoutes, deps),
     routes(webhookRoutes, { ...deps, webhooks }),
     routes(auditLogRoutes, deps),
+    ...(config.mail.smtpUrl ? [] : [routes(outboxRoutes, deps)]),
   ]));
   await app.register(visitorContext(access, { visitors: { people: 'manage' }, staffSecondFactor: true }, [routes(peopleRoutes, peopleDeps)]));
   await app.register(visitorContext(access, { visitors: { ownership: 'transfer' }, staffSecondFactor: true }, [routes(ownershipRoutes, peopleDeps)]));
 
+  // What a fresh site's pages tell its first visitor (issue 58): that the first account is the owner's, where mail goes.
+  const firstAccount = firstAccountAwaited(database.db, config.ownerEmail);
+  const firstRun = async () => ({ firstAccountAwaited: await firstAccount(), mailToOutbox: !config.mail.smtpUrl });
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   const pages = options.pages ?? (config.env === 'development' ? 'vite' : 'built');
   const pageRenderer = pages === 'vite' ? await vitePageRenderer(app, { hmr: config.env === 'development' }) : builtPageRenderer(webRoot);
@@ -354,7 +359,7 @@ export async function buildApp(options: BuildAppOptions) {
     webRoot,
     serveSourceMaps: config.serveSourceMaps,
     uploadsRoot: config.s3 ? undefined : localUploadsDir(config),
-    renderPage: pageRenderer && createPageHandler(app, { renderer: pageRenderer, site: async () => siteInfoOf(await siteSettings.get(), config.publicUrl, storage) }),
+    renderPage: pageRenderer && createPageHandler(app, { renderer: pageRenderer, site: async () => ({ ...siteInfoOf(await siteSettings.get(), config.publicUrl, storage), ...(await firstRun()) }) }),
   });
   if (pageRenderer?.close) app.addHook('onClose', () => pageRenderer.close!());
 

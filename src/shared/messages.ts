@@ -37,10 +37,14 @@ export const messages = {
   addComment: 'Add a comment!',
   // Reading (issues 13 and 14): texts of this site, not of the spec.
   noSuchAuthor: 'This author does not exist',
-  blogsBy: (email: string) => `Blogs by ${email}`,
+  blogsBy: (author: string) => `Blogs by ${author}`,
   removeMyVote: 'Remove my vote',
   writeFirstBlog: 'Write the first blog',
   signInToWriteFirstBlog: 'Sign in to write the first blog',
+  // A first run that explains itself (issue 58).
+  firstAccountBecomesOwner: 'This site has no account yet: the first account created becomes its owner, who runs the site from /admin.',
+  createFirstAccount: 'Create the first account',
+  mailInOutbox: 'This site has no mail server set up: the e-mail was written as a file to the server’s outbox folder (mail/ in its data folder), and the site’s owner sees it under Outbox on /admin.',
   tooManyInlineImages: 'A blog can show at most 20 images. Remove some images from the content and try again.',
   // The owner's seat (issue 44): roles, registration and invitations.
   youAreOwner: "You are this site's owner",

@@ -22,6 +22,10 @@ export interface SiteInfo {
   tipJarUrl?: string;
   logoUrl?: string | null;
   iconUrl?: string | null;
+  /** A fresh site waits for its first account, which becomes its owner (issue 58): the home page says so. */
+  firstAccountAwaited?: boolean;
+  /** No SMTP server (`SMTP_URL` unset): mail is written to the server's outbox folder, and the "check your e-mail" notices say so. */
+  mailToOutbox?: boolean;
 }
 
 /** How the web app's data calls reach the API while rendering on the server (in-process). */

@@ -80,8 +80,11 @@ export function createPageHandler(app: FastifyInstance, { renderer, site }: Page
     const signedIn = carriesSession(request);
     let page: RenderedPage;
     let template: string;
+    // A page that says the site waits for its first account is never kept: the next sign-up ends that.
+    let keepable = true;
     try {
       const [module, siteNow] = await Promise.all([renderer.load(), site()]);
+      keepable = !siteNow.firstAccountAwaited;
       module.setApiTransport(transport);
       const url = new URL(request.url, siteNow.publicUrl);
       const visitor: Visitor = signedIn ? { ip: request.ip, cookie: request.headers.cookie } : { ip: request.ip };
@@ -93,7 +96,7 @@ export function createPageHandler(app: FastifyInstance, { renderer, site }: Page
     if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
     // The screen's error page went out in its place: its cause (a loader's failure) is logged here, as any 5xx's.
     if (page.status >= 500) request.log.error({ err: page.error, status: page.status }, 'page rendered as a server error');
-    declarePageTags(request, page.cacheTags);
+    declarePageTags(request, keepable ? page.cacheTags : undefined);
     // A signed-in reader's page is theirs alone: no shared cache (ours or any between) may keep it.
     reply
       .status(page.status)

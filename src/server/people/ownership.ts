@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { recordAudit, type AuditEntry } from '../audit/audit-log.js';
 import { brokenConstraint } from '../db/database-errors.js';
 import type { Database } from '../db/schema.js';
@@ -99,4 +99,24 @@ export async function seatFirstAccount(db: Kysely<Database>, user: { id: string;
     if (brokenConstraint(err, 'unique') === ONE_OWNER_INDEX) return false;
     throw err;
   }
+}
+
+/**
+ * Whether the site waits for its first account, which will take the seat (`seatFirstAccount`): no
+ * `OWNER_EMAIL`, no account at all, and no owner ever (the audit log's `ownership.*`). Asked for
+ * every page while true; once false it stays false in this process, asked no more.
+ */
+export function firstAccountAwaited(db: Kysely<Database>, ownerEmail: string | undefined): () => Promise<boolean> {
+  let over = ownerEmail !== undefined;
+  return async () => {
+    if (over) return false;
+    const anyone = await db
+      .selectFrom('user')
+      .select('id')
+      .union(db.selectFrom('audit_log').select(sql<string>`'log'`.as('id')).where('action', 'like', 'ownership.%'))
+      .limit(1)
+      .executeTakeFirst();
+    over = anyone !== undefined;
+    return !over;
+  };
 }

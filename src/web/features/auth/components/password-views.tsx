@@ -4,7 +4,7 @@ import Form from 'react-bootstrap/Form';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
 import { EmailField, PasswordField } from './auth-fields';
-import { ErrorNotice, SuccessNotice } from './form-notices';
+import { ErrorNotice, MailSentNotice } from './form-notices';
 import { ViewLinks } from './view-links';
 import { PasskeySignIn } from './passkey-sign-in';
 import { useSecondStep } from '../use-second-step';
@@ -58,7 +58,7 @@ export function SignUpView({ email, setEmail, password, setPassword }: Credentia
         {action.pending ? authTexts.signUp.loading : authTexts.signUp.button}
       </Button>
       <ViewLinks to={['sign_in', 'magic_link']} />
-      <SuccessNotice message={confirmation} />
+      <MailSentNotice message={confirmation} />
       <ErrorNotice message={action.error} />
     </Form>
   );
@@ -81,7 +81,7 @@ export function ForgottenPasswordView({ email, setEmail }: Pick<Credentials, 'em
         {action.pending ? authTexts.forgottenPassword.loading : authTexts.forgottenPassword.button}
       </Button>
       <ViewLinks to={['sign_in']} />
-      <SuccessNotice message={sent ? authTexts.forgottenPassword.confirmation : null} />
+      <MailSentNotice message={sent ? authTexts.forgottenPassword.confirmation : null} />
       <ErrorNotice message={action.error} />
     </Form>
   );

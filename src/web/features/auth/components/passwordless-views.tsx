@@ -6,7 +6,7 @@ import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
 import { useSecondStep } from '../use-second-step';
 import { EmailField } from './auth-fields';
-import { ErrorNotice, SuccessNotice } from './form-notices';
+import { ErrorNotice, MailSentNotice, OutboxNote } from './form-notices';
 import type { Credentials } from './password-views';
 import { ViewLinks } from './view-links';
 
@@ -38,7 +38,7 @@ export function MagicLinkView({ email, setEmail }: EmailState) {
         {action.pending ? authTexts.magicLink.loading : authTexts.magicLink.button}
       </Button>
       <ViewLinks to={['sign_in', 'verify_otp']} />
-      <SuccessNotice message={sent ? messages.magicLinkSent : null} />
+      <MailSentNotice message={sent ? messages.magicLinkSent : null} />
       <ErrorNotice message={action.error} />
       <PasswordlessNote />
     </Form>
@@ -92,6 +92,7 @@ export function VerifyOtpView({ email, setEmail }: EmailState) {
       <p>
         {authTexts.verifyOtp.sent} <span className="text-body-secondary">({sentTo})</span>
       </p>
+      <OutboxNote />
       <Form.Group className="mb-3" controlId="otp-code">
         <Form.Label>{authTexts.verifyOtp.codeLabel}</Form.Label>
         <Form.Control

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { authTexts } from '../auth-texts';
 import { useAuthAction } from '../use-auth-action';
-import { ErrorNotice, SuccessNotice } from './form-notices';
+import { ErrorNotice, MailSentNotice } from './form-notices';
 
 /** Accounts made by a magic link or a code have no password; a reset link sets one. */
 export function SetPasswordNote({ email }: { email: string }) {
@@ -18,7 +18,7 @@ export function SetPasswordNote({ email }: { email: string }) {
       <Button variant="outline-primary" onClick={() => void send()} disabled={action.pending}>
         Email me a link to set a password
       </Button>
-      <SuccessNotice message={sent ? authTexts.forgottenPassword.confirmation : null} />
+      <MailSentNotice message={sent ? authTexts.forgottenPassword.confirmation : null} />
       <ErrorNotice message={action.error} />
     </>
   );
