@@ -88,7 +88,7 @@ export function keepLinesWhole(part: MimePart): void {
   const { content } = part;
   if (typeof content !== 'string' || !/^text\//i.test(String(part.getHeader('Content-Type') ?? ''))) return;
   if (/\r(?!\n)/.test(content) || content.split(/\r?\n/).some((line) => Buffer.byteLength(line) > MAX_LINE_BYTES)) return;
-  const encoding = /^[\x00-\x7f]*$/.test(content) ? '7bit' : '8bit';
+  const encoding = Buffer.byteLength(content) === content.length ? '7bit' : '8bit';
   part.getTransferEncoding = () => encoding;
 }
 

@@ -81,7 +81,7 @@ export function createPageHandler(app: FastifyInstance, { renderer, site }: Page
     let page: RenderedPage;
     let template: string;
     // A page that says the site waits for its first account is never kept: the next sign-up ends that.
-    let keepable = true;
+    let keepable: boolean;
     try {
       const [module, siteNow] = await Promise.all([renderer.load(), site()]);
       keepable = !siteNow.firstAccountAwaited;
