@@ -79,6 +79,7 @@ import { analyticsRoutes, siteAnalyticsRoutes } from './analytics/analytics.rout
 import { accessRoutes } from './people/access.routes.js';
 import { createSiteSettings, settingsChangedBy, type SiteSettingsAccess } from './settings/site-settings.js';
 import { siteFileRoutes, siteSettingsAdminRoutes } from './settings/settings.routes.js';
+import { sitePagesAdminRoutes, sitePagesPublicRoutes } from './site-pages/site-pages.routes.js';
 import { siteInfoOf } from './settings/site-info.js';
 import { outgoingRequestGuard } from './http/public-address.js';
 import { trustedProxies } from './http/trusted-proxies.js';
@@ -314,6 +315,7 @@ export async function buildApp(options: BuildAppOptions) {
     routes(searchRoutes, deps),
     routes(tagRoutes, deps),
     routes(subscriptionRoutes, deps),
+    routes(sitePagesPublicRoutes, deps),
     (context) => {
       context.get('/api/openapi.json', { schema: { hide: true }, config: neverCached }, async () => app.swagger());
     },
@@ -342,6 +344,7 @@ export async function buildApp(options: BuildAppOptions) {
   ]));
   await app.register(visitorContext(access, { visitors: { site: 'manage' }, staffSecondFactor: true }, [
     routes(siteSettingsAdminRoutes, deps),
+    routes(sitePagesAdminRoutes, deps),
     routes(webhookRoutes, { ...deps, webhooks }),
     routes(auditLogRoutes, deps),
     ...(config.mail.smtpUrl ? [] : [routes(outboxRoutes, deps)]),

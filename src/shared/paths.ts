@@ -22,6 +22,8 @@ export const paths = {
   author: (id: string, page?: number) => withQuery('/author', { id, page: pageParam(page) }),
   about: () => '/about',
   support: () => '/support',
+  /** A page the owner wrote (issue 58), under a prefix of its own so it never meets the app's routes. */
+  sitePage: (slug: string) => `/page/${encodeURIComponent(slug)}`,
   create: () => '/create',
   settings: () => '/settings',
   drafts: () => '/drafts',

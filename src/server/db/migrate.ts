@@ -33,6 +33,7 @@ import * as invitations from './migrations/2026-11-29-04-invitations.js';
 import * as analyticsViewGroups from './migrations/2026-12-06-01-analytics-view-groups.js';
 import * as hashedRateLimitKeys from './migrations/2026-12-07-05-hashed-rate-limit-keys.js';
 import * as excerptsWithoutImageText from './migrations/2026-12-08-03-excerpts-without-image-text.js';
+import * as sitePages from './migrations/2026-12-08-14-site-pages.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-06-01-analytics-view-groups': analyticsViewGroups,
   '2026-12-07-05-hashed-rate-limit-keys': hashedRateLimitKeys,
   '2026-12-08-03-excerpts-without-image-text': excerptsWithoutImageText,
+  '2026-12-08-14-site-pages': sitePages,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -444,6 +444,23 @@ export interface AnalyticsDailyReadersTable {
   fediverse_followers: number | null;
 }
 
+/** The owner's About text (`{ markdown, html }`) and Support questions (`{ entries }`), once saved (issue 58, migration 2026-12-08-14). */
+export interface SiteTextsTable {
+  key: 'about' | 'faq';
+  value: ColumnType<unknown, string, string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** The owner's own pages at `/page/<slug>` (issue 58): Markdown and its sanitised HTML. */
+export interface SitePagesTable {
+  slug: string;
+  title: string;
+  markdown: string;
+  html: string;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface SiteSettingsTable {
   id: number;
   /** `SiteSettings` (shared/site-settings-schema.ts), checked when written and read. */
@@ -516,6 +533,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   invitations: InvitationsTable;
   site_settings: SiteSettingsTable;
+  site_texts: SiteTextsTable;
+  site_pages: SitePagesTable;
   audit_log: AuditLogTable;
   session: SessionTable;
   account: AccountTable;

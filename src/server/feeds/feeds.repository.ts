@@ -40,6 +40,11 @@ export function newestBlogs(db: Kysely<Database>, limit: number, tag?: string) {
 }
 
 /** The tags of public blogs (`tag_counts`), in name order: the sitemap's tag pages. */
+/** The owner's pages (issue 58), for the sitemap: at most `limit`, oldest first. */
+export function sitePageSlugs(db: Kysely<Database>, limit: number) {
+  return db.selectFrom('site_pages').select(['slug', 'updated_at']).orderBy('created_at').orderBy('slug').limit(limit);
+}
+
 export function tagNames(db: Kysely<Database>, limit: number) {
   return db.selectFrom('tag_counts').select('tag').orderBy('tag').limit(limit);
 }

@@ -8,7 +8,7 @@ import { outgoingText } from '../markdown/outgoing-text.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { atomXml } from './atom-xml.js';
 import type { Feed, FeedEntry, FeedLinks } from './feed-model.js';
-import { authorWithNewestBlogs, blogsById, feedsChangedAt, newestBlogs, sitemapParts, tagNames } from './feeds.repository.js';
+import { authorWithNewestBlogs, blogsById, feedsChangedAt, newestBlogs, sitemapParts, sitePageSlugs, tagNames } from './feeds.repository.js';
 import { jsonFeed } from './json-feed.js';
 import { rssXml } from './rss-xml.js';
 import { type SitemapEntry, sitemapIndexXml, urlsetXml } from './sitemap-xml.js';
@@ -44,14 +44,19 @@ export function robotsTxt(config: Config): string {
 }
 
 /**
- * The pages that are not blogs: the static ones, and a page for each tag some public blog carries
- * (as many as fit beside them in one part; a site with more tags than that lists the first in
- * name order).
+ * The pages that are not blogs: the static ones, the owner's pages (issue 58), and a page for each
+ * tag some public blog carries (as many as fit beside them in one part; a site with more tags than
+ * that lists the first in name order).
  */
 async function pageEntries(deps: FeedDeps): Promise<SitemapEntry[]> {
   const { config, db } = deps;
-  const tags = await tagNames(db, config.sitemapPartSize - STATIC_PAGES.length).execute();
-  return [...STATIC_PAGES, ...tags.map(({ tag }) => paths.tag(tag))].map((path) => ({ loc: absoluteUrl(config.publicUrl, path) }));
+  const ownPages = await sitePageSlugs(db, config.sitemapPartSize - STATIC_PAGES.length).execute();
+  const tags = await tagNames(db, Math.max(0, config.sitemapPartSize - STATIC_PAGES.length - ownPages.length)).execute();
+  return [
+    ...STATIC_PAGES.map((path) => ({ loc: absoluteUrl(config.publicUrl, path) })),
+    ...ownPages.map((page) => ({ loc: absoluteUrl(config.publicUrl, paths.sitePage(page.slug)), lastmod: new Date(page.updated_at) })),
+    ...tags.map(({ tag }) => ({ loc: absoluteUrl(config.publicUrl, paths.tag(tag)) })),
+  ];
 }
 
 const blogEntry = (config: Config, blog: { id: string; updated_at: Date }): SitemapEntry => ({

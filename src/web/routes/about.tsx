@@ -1,8 +1,11 @@
 import { paths } from '../../shared/paths';
 import type { Screen } from '../lib/screen';
 import { STATIC_PAGE } from '../../shared/cache-tags';
+import { authorTermsSentence } from '../../shared/author-name';
+import { useSite } from '../lib/site-context';
 
 function AboutPage() {
+  const site = useSite();
   return (
     <article className="mx-auto" style={{ maxWidth: 760 }}>
       <h1>About us</h1>
@@ -24,7 +27,7 @@ function AboutPage() {
 
       <h2 className="h4 mt-4">Terms of service</h2>
       <ul>
-        <li>The e-mail address of your account is shown publicly as the author of each of your posts.</li>
+        <li>{authorTermsSentence(site.showAuthorsBy ?? 'email')}</li>
         <li>You must be at least 13 years old to use the site. If you are under 18, you may use it only with the permission of a parent or guardian.</li>
         <li>We may remove content or suspend accounts at our discretion, for example for content that is unlawful or hurts others.</li>
       </ul>
