@@ -38,6 +38,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/about', async () => (await import('./routes/about')).aboutScreen),
         screen('/auth', async () => (await import('./routes/auth')).authScreen),
         screen('/support', async () => (await import('./routes/support')).supportScreen),
+        screen('/page/:slug', async () => (await import('./routes/site-page')).sitePageScreen),
         screen('/viewBlog', async () => (await import('./routes/view-blog')).viewBlogScreen),
         screen('/settings', async () => (await import('./routes/settings')).settingsScreen),
         screen('/search', async () => (await import('./routes/search')).searchScreen),

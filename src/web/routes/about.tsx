@@ -1,6 +1,8 @@
 import { paths } from '../../shared/paths';
 import type { Screen } from '../lib/screen';
 import { STATIC_PAGE } from '../../shared/cache-tags';
+import { siteTextsQueryOptions, useSiteTexts } from '../features/site-pages/api/site-pages';
+import { queryLoader } from '../lib/load-query';
 import { authorTermsSentence } from '../../shared/author-name';
 import { useSite } from '../lib/site-context';
 
@@ -49,10 +51,23 @@ function AboutPage() {
   );
 }
 
+/** The owner's whole text once saved in /admin's 'Pages' (issue 58); until then the spec's, above, as it always was. */
+function AboutScreen() {
+  const { data } = useSiteTexts();
+  if (!data?.about) return <AboutPage />;
+  return (
+    <article className="mx-auto" style={{ maxWidth: 760 }}>
+      <h1>About us</h1>
+      <div className="blog-body" dangerouslySetInnerHTML={{ __html: data.about.html }} />
+    </article>
+  );
+}
+
 export const aboutScreen: Screen = {
   scriptOnFirstTouch: true,
   forTheViewer: true,
   cache: STATIC_PAGE,
-  Component: AboutPage,
+  Component: AboutScreen,
+  loader: queryLoader(() => siteTextsQueryOptions()),
   meta: () => ({ title: 'About', description: 'What this site is, who writes here, and how it works.', path: paths.about() }),
 };
