@@ -5,7 +5,7 @@
 
 /** Every list a blog's change may reorder or recount: home, author and tag pages, search, feeds, sitemap. */
 export const LISTS_TAG = 'lists';
-/** Pages whose text never changes while the server runs (About, Support, robots.txt). */
+/** Pages of fixed text (About, Support, the owner's pages at /page/…, robots.txt): changed only from /admin's 'Pages' (issue 58). */
 export const STATIC_TAG = 'static';
 /**
  * The site's settings (name, description, look, navigation): every page, feed and the manifest show
