@@ -58,12 +58,11 @@ export function useChangePages() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: sendChange,
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminPagesQueryOptions().queryKey }),
-        queryClient.invalidateQueries({ queryKey: siteTextsQueryOptions().queryKey }),
-        queryClient.invalidateQueries({ queryKey: sitePageQueryOptions('').queryKey.slice(0, 1) }),
-      ]);
+    // Not awaited: the form that saved says so before the answer's refetch starts it again from what is stored.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: adminPagesQueryOptions().queryKey });
+      void queryClient.invalidateQueries({ queryKey: siteTextsQueryOptions().queryKey });
+      void queryClient.invalidateQueries({ queryKey: sitePageQueryOptions('').queryKey.slice(0, 1) });
     },
   });
 }

@@ -21,35 +21,42 @@ export function PagesSection() {
       <h2 id="pages-heading" className="h4">Pages</h2>
       {isPending && <p role="status">{messages.loading}</p>}
       {error && <Alert variant="danger">{errorMessage(error)}</Alert>}
-      {data && <PagesForms key={JSON.stringify(data)} loaded={data} />}
+      {data && <PagesForms loaded={data} />}
     </section>
   );
 }
 
+type Notice = { problem?: string; done?: string };
+type Notices = [Record<string, Notice>, (name: string, notice: Notice) => void];
+
+/**
+ * Each form is keyed by what was loaded for it, so a save's answer starts it again from what is
+ * stored; the notices live here, above the keys, so that they outlive that.
+ */
 function PagesForms({ loaded }: { loaded: SitePagesAdmin }) {
+  const [notices, setNotices] = useState<Record<string, Notice>>({});
+  const shared: Notices = [notices, (name, notice) => setNotices((current) => ({ ...current, [name]: notice }))];
   return (
     <>
-      <AboutForm loaded={loaded.about} />
-      <FaqForm loaded={loaded.faq} />
+      <AboutForm key={JSON.stringify(loaded.about)} loaded={loaded.about} notices={shared} />
+      <FaqForm key={JSON.stringify(loaded.faq)} loaded={loaded.faq} notices={shared} />
       {loaded.pages.map((page) => (
-        <OwnPageForm key={page.slug} page={page} />
+        <OwnPageForm key={JSON.stringify(page)} page={page} notices={shared} />
       ))}
-      <NewPageForm />
+      <NewPageForm key={loaded.pages.length} notices={shared} />
     </>
   );
 }
 
 /** A save's outcome under its form: the problem, or that it is saved. */
-function useOutcome() {
+function useOutcome([notices, setNotice]: Notices, name: string) {
   const change = useChangePages();
-  const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const { problem, done } = notices[name] ?? {};
   const run = (input: Parameters<typeof change.mutate>[0], success: string) => {
-    setProblem(null);
-    setDone(null);
-    change.mutate(input, { onSuccess: () => setDone(success), onError: (err) => setProblem(errorMessage(err)) });
+    setNotice(name, {});
+    change.mutate(input, { onSuccess: () => setNotice(name, { done: success }), onError: (err) => setNotice(name, { problem: errorMessage(err) }) });
   };
-  const notices = (
+  const notice = (
     <>
       {problem && (
         <Alert variant="danger" role="alert">
@@ -63,7 +70,7 @@ function useOutcome() {
       )}
     </>
   );
-  return { run, pending: change.isPending, notices, refuse: setProblem };
+  return { run, pending: change.isPending, notices: notice, refuse: (message: string | null) => setNotice(name, message ? { problem: message } : {}) };
 }
 
 /** 'Page text' in Markdown, with a preview rendered by the server as the page will show it. */
@@ -107,9 +114,9 @@ function PageBox({ title, children }: { title: ReactNode; children: ReactNode })
   );
 }
 
-function AboutForm({ loaded }: { loaded: SitePagesAdmin['about'] }) {
+function AboutForm({ loaded, notices }: { loaded: SitePagesAdmin['about']; notices: Notices }) {
   const [markdown, setMarkdown] = useState(loaded.markdown);
-  const { run, pending, notices, refuse } = useOutcome();
+  const { run, pending, notices: notice, refuse } = useOutcome(notices, 'about');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = aboutInputSchema.safeParse({ markdown });
@@ -119,7 +126,7 @@ function AboutForm({ loaded }: { loaded: SitePagesAdmin['about'] }) {
   return (
     <PageBox title="About">
       <Form noValidate onSubmit={submit} aria-label="About">
-        {notices}
+        {notice}
         <PageTextField value={markdown} onChange={setMarkdown} rows={14} />
         <Button type="submit" disabled={pending}>
           {LABELS.savePage}
@@ -134,9 +141,9 @@ function AboutForm({ loaded }: { loaded: SitePagesAdmin['about'] }) {
   );
 }
 
-function FaqForm({ loaded }: { loaded: SitePagesAdmin['faq'] }) {
+function FaqForm({ loaded, notices }: { loaded: SitePagesAdmin['faq']; notices: Notices }) {
   const [entries, setEntries] = useState<FaqEntry[]>(loaded.entries);
-  const { run, pending, notices, refuse } = useOutcome();
+  const { run, pending, notices: notice, refuse } = useOutcome(notices, 'faq');
   const move = (from: number, to: number) => {
     const next = [...entries];
     const [entry] = next.splice(from, 1);
@@ -152,7 +159,7 @@ function FaqForm({ loaded }: { loaded: SitePagesAdmin['faq'] }) {
   return (
     <PageBox title="Support: frequently asked questions">
       <Form noValidate onSubmit={submit} aria-label="Support questions">
-        {notices}
+        {notice}
         {entries.length === 0 && <p className="text-body-secondary small">No questions: the Support page shows only the contact form.</p>}
         <ol className="list-unstyled">
           {entries.map((entry, index) => {
@@ -193,10 +200,10 @@ function FaqForm({ loaded }: { loaded: SitePagesAdmin['faq'] }) {
   );
 }
 
-function OwnPageForm({ page }: { page: SitePagesAdmin['pages'][number] }) {
+function OwnPageForm({ page, notices }: { page: SitePagesAdmin['pages'][number]; notices: Notices }) {
   const [title, setTitle] = useState(page.title);
   const [markdown, setMarkdown] = useState(page.markdown);
-  const { run, pending, notices, refuse } = useOutcome();
+  const { run, pending, notices: notice, refuse } = useOutcome(notices, `page ${page.slug}`);
   const address = paths.sitePage(page.slug);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -207,7 +214,7 @@ function OwnPageForm({ page }: { page: SitePagesAdmin['pages'][number] }) {
   return (
     <PageBox title={<a href={address}>{address}</a>}>
       <Form noValidate onSubmit={submit} aria-label={`Page ${address}`}>
-        {notices}
+        {notice}
         <Form.Group className="mb-2" controlId={`page-${page.slug}-title`}>
           <Form.Label>{LABELS.title}</Form.Label>
           <Form.Control value={title} maxLength={120} onChange={(event) => setTitle(event.target.value)} />
@@ -224,11 +231,11 @@ function OwnPageForm({ page }: { page: SitePagesAdmin['pages'][number] }) {
   );
 }
 
-function NewPageForm() {
+function NewPageForm({ notices }: { notices: Notices }) {
   const [title, setTitle] = useState('');
   const [slug, setSlug] = useState('');
   const [markdown, setMarkdown] = useState('');
-  const { run, pending, notices, refuse } = useOutcome();
+  const { run, pending, notices: notice, refuse } = useOutcome(notices, 'new-page');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = newSitePageSchema.safeParse({ title, slug, markdown });
@@ -238,7 +245,7 @@ function NewPageForm() {
   return (
     <PageBox title={LABELS.newPage}>
       <Form noValidate onSubmit={submit} aria-label={LABELS.newPage}>
-        {notices}
+        {notice}
         <Form.Group className="mb-2" controlId="new-page-title">
           <Form.Label>{LABELS.title}</Form.Label>
           <Form.Control value={title} maxLength={120} onChange={(event) => setTitle(event.target.value)} />
