@@ -72,7 +72,7 @@ async function main() {
     Array.from({ length: 4 }, async () => {
       while (next < subscriptions.length) {
         const subscription = subscriptions[next++]!;
-        await bareTransport.sendMail({ from: config.mail.from.address, ...newPostMail({ config, storage }, page, { ...subscription, author_email: 'author@example.test' }, config.siteName) });
+        await bareTransport.sendMail({ from: config.mail.from.address, ...newPostMail({ config, storage }, page, { ...subscription, author_email: 'author@example.test', author_display_name: null, author_handle: 'author' }, config.siteName) });
       }
     }),
   );

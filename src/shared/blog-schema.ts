@@ -93,7 +93,8 @@ export const blogImageSchema = sizedImageSchema.extend({
 export type BlogImage = z.infer<typeof blogImageSchema>;
 
 /**
- * A blog as the API returns it. `author` is the owner's e-mail, as the spec shows it. `blog` is
+ * A blog as the API returns it. `author` names its owner as the site's 'Show authors by' says: the
+ * e-mail, as the spec shows it, or the display name (else handle), never the e-mail then. `blog` is
  * the Markdown source; `html` its sanitised rendering, `excerpt` its plain text cut near 200
  * characters, `readingMinutes` at least 1.
  * `image` is null when there is no image, and also for an image stored before sizes were
@@ -160,8 +161,12 @@ export type SearchPage = z.infer<typeof searchPageSchema>;
 
 /** `/api/authors/:id/blogs`: one page of an author's blogs, newest first, and who they are. */
 export const authorPageSchema = blogPageSchema.extend({
-  /** The e-mail, as the spec's cards show it, and the profile (handle, display name, bio). */
-  author: publicProfileSchema.extend({ id: z.string(), email: z.string() }),
+  /**
+   * `name` as the site's 'Show authors by' names them (the heading, the title); the e-mail, as the
+   * spec's cards show it, only while the site shows authors by e-mail; and the profile (handle,
+   * display name, bio).
+   */
+  author: publicProfileSchema.extend({ id: z.string(), name: z.string(), email: z.string().optional() }),
 });
 export type AuthorPage = z.infer<typeof authorPageSchema>;
 

@@ -18,6 +18,8 @@ export interface SiteInfo {
   accentColour?: string | null;
   navigation?: { label: string; url: string }[];
   footerText?: string;
+  /** 'Show authors by' (issue 58): what the Terms on /about say names an author; unset: e-mail. */
+  showAuthorsBy?: 'email' | 'name';
   /** More's tip jar (issue 58): '' for none; unset: the spec's link. */
   tipJarUrl?: string;
   logoUrl?: string | null;

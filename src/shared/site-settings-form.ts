@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { accentContrastProblem } from './colour-contrast.js';
 import { ROLES, ROLE_LABELS } from './role-schema.js';
-import { navigationLinkSchema, siteSettingsSchema, tipJarUrlSchema, type Registration, type SiteSettings } from './site-settings-schema.js';
+import { navigationLinkSchema, siteSettingsSchema, tipJarUrlSchema, type Registration, type ShowAuthorsBy, type SiteSettings } from './site-settings-schema.js';
+
+/** 'Show authors by''s choices, as the form names them. */
+export const SHOW_AUTHORS_BY_LABELS: Record<ShowAuthorsBy, string> = { email: 'E-mail address', name: 'Name' };
 
 /** The roles a new account may start with (owner and administrator are given, never defaults). */
 export const DEFAULT_ROLE_CHOICES = ROLES.filter((role) => role !== 'owner' && role !== 'administrator');
@@ -21,6 +24,7 @@ export const SITE_SETTINGS_LABELS = {
   defaultRole: 'Default role for new accounts',
   registration: 'Registration',
   reviewNewBlogs: 'New blogs by authors need review',
+  showAuthorsBy: 'Show authors by',
   tipJarUrl: 'Tip jar link',
 } as const;
 

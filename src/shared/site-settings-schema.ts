@@ -7,6 +7,14 @@ export const REGISTRATION_MODES = ['open', 'invitation', 'closed'] as const;
 export const registrationSchema = z.enum(REGISTRATION_MODES);
 export type Registration = z.infer<typeof registrationSchema>;
 
+/**
+ * How public pages, feeds, mails and other servers name an author (issue 58): by e-mail, as the
+ * spec and its Terms say (the default), or by display name (the handle when there is none).
+ */
+export const SHOW_AUTHORS_BY = ['email', 'name'] as const;
+export const showAuthorsBySchema = z.enum(SHOW_AUTHORS_BY);
+export type ShowAuthorsBy = z.infer<typeof showAuthorsBySchema>;
+
 /** A navigation link as saved: a path on the site (`/about`) or an http(s) address elsewhere, named in the refusal (issue 56). */
 export const navigationLinkSchema = z
   .object({
@@ -62,6 +70,8 @@ export const siteSettingsSchema = z.object({
   registration: registrationSchema,
   /** New blogs by authors wait for an editor before they are public. */
   reviewNewBlogs: z.boolean(),
+  /** 'Show authors by': how every public surface names an author. */
+  showAuthorsBy: showAuthorsBySchema,
   /** More's 'Tip jar' item: '' for none; read back as any text, the navbar leaves out one it cannot link. */
   tipJarUrl: z.string().max(500),
 });

@@ -175,7 +175,7 @@ describe('the author page and the profile', () => {
   it('shows the handle, display name and bio, and the e-mail only where it was before', async () => {
     const user = await signUpUser(t.app, { email: 'grace.hopper@example.com' });
     const before = await authorPage(user.id);
-    expect(before.author).toEqual({ id: user.id, email: user.email, handle: 'grace_hopper', displayName: null, bio: null });
+    expect(before.author).toEqual({ id: user.id, name: user.email, email: user.email, handle: 'grace_hopper', displayName: null, bio: null });
     // Anonymous and cacheable: the next read comes from the response cache.
     expect((await authorPage(user.id)).author.handle).toBe('grace_hopper');
 
@@ -185,12 +185,14 @@ describe('the author page and the profile', () => {
     const after = await authorPage(user.id);
     expect(after.author).toEqual({
       id: user.id,
+      // The site shows authors by e-mail (the default of 'Show authors by').
+      name: user.email,
       email: user.email,
       handle: 'amazing_grace',
       displayName: 'Grace <b>Hopper</b>',
       bio: 'Compilers & <script>bugs</script>.',
     });
-    const { email: _email, ...profile } = after.author;
+    const { email: _email, name: _name, ...profile } = after.author;
     expect(JSON.stringify(profile)).not.toContain('grace.hopper');
   });
 });

@@ -52,7 +52,7 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
     async (request) => {
       const { user } = request;
       if (!(await maySubmit(deps, user))) throw forbidden('Your role publishes its own blogs: there is no review to submit to.');
-      const { blog, newly } = await submitDraft({ db: deps.db, storage: deps.storage, log: request.log }, user.id, request.params.id);
+      const { blog, newly } = await submitDraft({ db: deps.db, storage: deps.storage, log: request.log, siteSettings: deps.siteSettings }, user.id, request.params.id);
       if (newly) await mailReviewers(deps, blog, user.email);
       return blog;
     },
@@ -70,6 +70,6 @@ export const blogEditorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
         response: { 200: blogSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema },
       },
     },
-    async (request) => removeBlogImage({ db: deps.db, storage: deps.storage, log: request.log }, await blogWriterOf(deps, request.user), request.params.id),
+    async (request) => removeBlogImage({ db: deps.db, storage: deps.storage, log: request.log, siteSettings: deps.siteSettings }, await blogWriterOf(deps, request.user), request.params.id),
   );
 };

@@ -86,7 +86,7 @@ describe('home list orders and author pages', () => {
 
   it("lists an author's blogs newest first with their e-mail, 404 for no such author", async () => {
     const page = authorPageSchema.parse((await get(`/api/authors/${encodeURIComponent(alice.id)}/blogs`)).json());
-    expect(page.author).toEqual({ id: alice.id, email: alice.email, handle: expect.stringMatching(/^[a-z0-9_]{3,30}$/), displayName: null, bio: null });
+    expect(page.author).toEqual({ id: alice.id, name: alice.email, email: alice.email, handle: expect.stringMatching(/^[a-z0-9_]{3,30}$/), displayName: null, bio: null });
     expect(page.items.map((item) => item.id)).toEqual(await expectedOrder(t, 'new', alice.id));
     expect(page.items.every((item) => item.userId === alice.id && item.author === alice.email)).toBe(true);
     expect(page.items[0]).not.toHaveProperty('html');

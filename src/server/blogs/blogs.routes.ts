@@ -36,7 +36,7 @@ const multipartBody = {
     'multipart/form-data: `title`, `blog` (text), an optional `status` (`published`, the default on create, or `draft`: seen by its owner only; an edit without it keeps the status), optional `tags` (up to 5 lowercase tags separated by commas or spaces, each letters and digits in words joined by hyphens; an edit without the field keeps the tags, an empty one removes them) and an optional `image` file (JPEG, PNG, WebP, GIF, TIFF or AVIF). A draft may have an empty title or content.',
 };
 
-const blogServiceDeps = (deps: AppDeps) => (request: FastifyRequest): BlogListDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData, viewerVotes: deps.viewerVotes });
+const blogServiceDeps = (deps: AppDeps) => (request: FastifyRequest): BlogListDeps => ({ db: deps.db, storage: deps.storage, log: request.log, publicData: deps.publicData, viewerVotes: deps.viewerVotes, siteSettings: deps.siteSettings });
 
 /** Reading: lists, an author's page, one blog (anyone). */
 export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {

@@ -25,6 +25,9 @@ import {
 import type { ImageStorage } from '../storage/storage.js';
 import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from '../core/blog-json.js';
+import { publicAuthorName } from '../../shared/author-name.js';
+import type { ShowAuthorsBy } from '../../shared/site-settings-schema.js';
+import type { SiteSettingsSource } from '../settings/site-settings.js';
 import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import { blogStatesBefore, isPublicBlog, recordBlogChange, recordingBlogChange } from '../core/blog-events.js';
@@ -51,13 +54,21 @@ export interface BlogsDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
   log: FastifyBaseLogger;
+  /**
+   * 'Show authors by': how a blog's author is named. Every route passes it; without it (imports,
+   * tests) the spec's e-mail.
+   */
+  siteSettings?: SiteSettingsSource;
 }
 
 /** Lists also keep their public part in memory and read each viewer's own votes. */
 export interface BlogListDeps extends BlogsDeps {
+  siteSettings: SiteSettingsSource;
   publicData: PublicData;
   viewerVotes: ViewerVotes;
 }
+
+const showAuthorsByOf = async (deps: BlogsDeps): Promise<ShowAuthorsBy> => (deps.siteSettings ? (await deps.siteSettings.get()).showAuthorsBy : 'email');
 
 const notYours = () => forbidden('You can only change your own blogs.');
 
@@ -100,7 +111,10 @@ export async function listBlogs(deps: BlogListDeps, viewerId: string | null, que
 export async function listAuthorBlogs(deps: BlogListDeps, viewerId: string | null, authorId: string, page: number): Promise<AuthorPage> {
   const row = await findAuthor(deps.db, authorId);
   if (row === undefined) throw notFound(messages.noSuchAuthor);
-  const author = { id: authorId, email: row.email, handle: row.handle, displayName: row.display_name, bio: row.bio };
+  const { showAuthorsBy } = await deps.siteSettings.get();
+  const identity = { email: row.email, displayName: row.display_name, handle: row.handle };
+  // With 'Name' the answer does not carry the e-mail at all (issue 58).
+  const author = { id: authorId, name: publicAuthorName(showAuthorsBy, identity), ...(showAuthorsBy === 'email' ? { email: row.email } : {}), handle: row.handle, displayName: row.display_name, bio: row.bio };
   return { author, ...(await listPage(deps, viewerId, 'new', page, { authorId })) };
 }
 
@@ -110,9 +124,10 @@ async function listPage(deps: BlogListDeps, viewerId: string | null, sort: BlogS
   const key =
     filter.authorId !== undefined ? `author:${filter.authorId}:${page}` : filter.tag !== undefined ? `tag:${filter.tag}:${sort}:${page}` : `list:${sort}:${page}`;
   const shared = await deps.publicData.remember(key, [LISTS_TAG], async () => {
+    const { showAuthorsBy } = await deps.siteSettings.get();
     // One row more than a page says exactly whether another page exists.
     const rows = await selectListPage(deps.db, sort, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1, ...filter });
-    return { items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)), hasMore: rows.length > PAGE_SIZE };
+    return { items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage, showAuthorsBy)), hasMore: rows.length > PAGE_SIZE };
   });
   return { items: await withViewerVotes(deps.viewerVotes, viewerId, shared.items), page, pageSize: PAGE_SIZE, hasMore: shared.hasMore };
 }
@@ -120,8 +135,9 @@ async function listPage(deps: BlogListDeps, viewerId: string | null, sort: BlogS
 /** The viewer's own drafts, one page at a time, the last changed first. */
 export async function listDrafts(deps: BlogsDeps, userId: string, page: number): Promise<BlogPage> {
   const rows = await selectDraftsPage(deps.db, userId, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 });
+  const showAuthorsBy = await showAuthorsByOf(deps);
   return {
-    items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage)),
+    items: rows.slice(0, PAGE_SIZE).map((row) => toBlogSummaryJson(row, deps.storage, showAuthorsBy)),
     page,
     pageSize: PAGE_SIZE,
     hasMore: rows.length > PAGE_SIZE,
@@ -133,7 +149,7 @@ export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: s
   // An editor (issue 44) opens any blog to edit it, a draft submitted for review too.
   const row = (await findBlogRow(deps.db, viewerId, id)) ?? (anyBlog ? await selectBlogRows(deps.db, viewerId).where('blogs.id', '=', id).executeTakeFirst() : undefined);
   if (!row) throw noSuchBlog();
-  return toBlogJson(row, deps.storage);
+  return toBlogJson(row, deps.storage, await showAuthorsByOf(deps));
 }
 
 /**

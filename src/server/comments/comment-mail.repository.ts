@@ -53,6 +53,8 @@ export async function findCommentMailFacts(db: Kysely<Database>, commentId: stri
       'comments.body',
       'comments.user_id as commenter_id',
       'commenter.email as commenter_email',
+      'commenter.display_name as commenter_display_name',
+      'commenter.handle as commenter_handle',
       'blogs.id as blog_id',
       'blogs.title as blog_title',
       'blogs.user_id as blog_owner_id',

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { publicAuthorName } from '../../shared/author-name.js';
 import type { Kysely } from 'kysely';
 import { paths } from '../../shared/paths.js';
 import type { Config } from '../config.js';
@@ -65,7 +66,10 @@ export async function mailAboutComment(deps: CommentMailDeps, commentId: string)
     try {
       if (!(await isCommentMailEnabled(deps.db, recipient.userId))) continue;
       if (!(await claimCommentMailSlot(deps.db, recipient.userId, facts.blog_id, COMMENT_MAIL_WINDOW_SECONDS))) continue;
-      await deps.mailer.send(composeMail(deps, (await deps.siteSettings.get()).siteName, recipient, facts));
+      const { siteName, showAuthorsBy } = await deps.siteSettings.get();
+      // The commenter as the site's 'Show authors by' names them (issue 58).
+      const commenter = publicAuthorName(showAuthorsBy, { email: facts.commenter_email, displayName: facts.commenter_display_name, handle: facts.commenter_handle });
+      await deps.mailer.send(composeMail(deps, siteName, recipient, { ...facts, commenter }));
     } catch (err) {
       deps.log.error({ err, commentId, recipient: recipient.userId }, 'could not send the e-mail about a comment');
     }
@@ -76,15 +80,15 @@ function composeMail(
   deps: CommentMailDeps,
   siteName: string,
   recipient: Recipient,
-  facts: { body: string; commenter_email: string; blog_id: string; blog_title: string },
+  facts: { body: string; commenter: string; blog_id: string; blog_title: string },
 ) {
   const { publicUrl } = deps.config;
   const unsubscribeUrl = `${publicUrl}${paths.unsubscribe(unsubscribeToken(recipient.userId, deps.config.authSecret))}`;
   const quoted = facts.body.length > QUOTED_CHARACTERS ? `${facts.body.slice(0, QUOTED_CHARACTERS)}…` : facts.body;
   const what =
     recipient.kind === 'reply'
-      ? { subject: `New reply to your comment on “${facts.blog_title}”`, intro: `${facts.commenter_email} replied to your comment on “${facts.blog_title}”:` }
-      : { subject: `New comment on “${facts.blog_title}”`, intro: `${facts.commenter_email} commented on your blog “${facts.blog_title}”:` };
+      ? { subject: `New reply to your comment on “${facts.blog_title}”`, intro: `${facts.commenter} replied to your comment on “${facts.blog_title}”:` }
+      : { subject: `New comment on “${facts.blog_title}”`, intro: `${facts.commenter} commented on your blog “${facts.blog_title}”:` };
   const blogUrl = `${publicUrl}${paths.viewBlog(facts.blog_id)}`;
   const settingsUrl = `${publicUrl}${paths.settings()}`;
   const text = [

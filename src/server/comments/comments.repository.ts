@@ -5,8 +5,9 @@ import { isCommentVisibleTo } from '../core/comment-visibility.js';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * The columns every comment answer is built from: the comment and its author's e-mail, or for a
- * reply from the fediverse its remote author's name and profile page.
+ * The columns every comment answer is built from: the comment and its author's e-mail, display name
+ * and handle (`publicAuthorName` picks one), or for a reply from the fediverse its remote author's
+ * name and profile page.
  */
 function selectCommentRows(db: Db) {
   return db
@@ -24,6 +25,10 @@ function selectCommentRows(db: Db) {
       'comments.hidden_at',
       'comments.author_suspended_at',
       (eb) => eb.fn.coalesce('user.email', 'comments.remote_author_name', eb.val('')).as('author'),
+      'user.email as author_email',
+      'user.display_name as author_display_name',
+      'user.handle as author_handle',
+      'comments.remote_author_name',
       'comments.remote_author_url',
     ]);
 }

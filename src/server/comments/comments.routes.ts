@@ -28,7 +28,7 @@ const TOO_MANY_CHANGES = 'You have changed comments many times in a short time. 
 const changedTags = (blogId: string, countChanged: boolean) => (countChanged ? [LISTS_TAG, blogTag(blogId)] : [blogTag(blogId)]);
 
 export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const serviceDeps = { db: deps.db };
+  const serviceDeps = { db: deps.db, siteSettings: deps.siteSettings };
   registerCommentMailJob(deps.queue, { db: deps.db, mailer: deps.mailer, config: deps.config, siteSettings: deps.siteSettings, log: app.log });
 
   app.get(
@@ -48,7 +48,7 @@ export const commentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
 
 /** Commenting, changing and deleting one's comments (signed in; limited per account). */
 export const commentSignedInRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const serviceDeps = { db: deps.db };
+  const serviceDeps = { db: deps.db, siteSettings: deps.siteSettings };
 
   app.post(
     '/api/blogs/:id/comments',

@@ -1,4 +1,7 @@
 import type { Kysely } from 'kysely';
+import { publicAuthorName } from '../../shared/author-name.js';
+import type { ShowAuthorsBy } from '../../shared/site-settings-schema.js';
+import type { SiteSettingsSource } from '../settings/site-settings.js';
 import type { Comment, CommentList, CommentThread } from '../../shared/comment-schema.js';
 import { messages } from '../../shared/messages.js';
 import { findBlogRow } from '../core/blog-rows.repository.js';
@@ -26,7 +29,11 @@ import { commentMailJob } from './comment-mail.service.js';
 
 export interface CommentsDeps {
   db: Kysely<Database>;
+  /** 'Show authors by': how a comment's author is named. Every route passes it; without it (imports, tests) the spec's e-mail. */
+  siteSettings?: SiteSettingsSource;
 }
+
+const showAuthorsByOf = async (deps: CommentsDeps): Promise<ShowAuthorsBy> => (deps.siteSettings ? (await deps.siteSettings.get()).showAuthorsBy : 'email');
 
 /** What a comment write changed, for the caller to invalidate and to tell people about. */
 export interface CommentWrite {
@@ -58,10 +65,11 @@ async function assertVisibleBlog(db: Kysely<Database>, viewerId: string | null, 
 export async function listComments(deps: CommentsDeps, viewerId: string | null, rawBlogId: string): Promise<CommentList> {
   const blogId = await assertVisibleBlog(deps.db, viewerId, rawBlogId);
   const rows = await selectBlogComments(deps.db, blogId, viewerId);
+  const showAuthorsBy = await showAuthorsByOf(deps);
   const threads = new Map<string, CommentThread>();
-  for (const row of rows) if (row.parent_id === null) threads.set(row.id, { ...toCommentJson(row), replies: [] });
+  for (const row of rows) if (row.parent_id === null) threads.set(row.id, { ...toCommentJson(row, showAuthorsBy), replies: [] });
   // Replies come after their parent (oldest first); one whose parent the viewer cannot see is left out with it.
-  for (const row of rows) if (row.parent_id !== null) threads.get(row.parent_id)?.replies.push(toCommentJson(row));
+  for (const row of rows) if (row.parent_id !== null) threads.get(row.parent_id)?.replies.push(toCommentJson(row, showAuthorsBy));
   const items = [...threads.values()];
   // What everyone sees is counted; the viewer's own hidden comments are not, as on the blog's cards.
   const count = items.reduce((sum, thread) => sum + (thread.hidden ? 0 : 1) + thread.replies.filter((reply) => !reply.hidden).length, 0);
@@ -139,17 +147,17 @@ function visibleTo(comment: { user_id: string | null; hidden_at: Date | null; au
 async function readComment(deps: CommentsDeps, id: string): Promise<Comment> {
   const row = await findCommentRow(deps.db, id);
   if (!row) throw noSuchComment();
-  return toCommentJson(row);
+  return toCommentJson(row, await showAuthorsByOf(deps));
 }
 
 /** Rows never leave the server as they are. */
-export function toCommentJson(row: CommentRow): Comment {
+export function toCommentJson(row: CommentRow, showAuthorsBy: ShowAuthorsBy): Comment {
   return {
     id: row.id,
     blogId: row.blog_id,
     parentId: row.parent_id,
     userId: row.user_id,
-    author: row.author,
+    author: commentAuthorName(row, showAuthorsBy),
     // Only ever an http(s) link, also for a row kept before that was checked on arrival.
     remoteAuthorUrl: webLinkOrNull(row.remote_author_url),
     body: row.body,
@@ -158,6 +166,14 @@ export function toCommentJson(row: CommentRow): Comment {
     updatedAt: new Date(row.updated_at).toISOString(),
     hidden: row.hidden_at !== null || row.author_suspended_at !== null,
   };
+}
+
+/** A member as the site's 'Show authors by' names them (issue 58); a fediverse reply by its remote author's name. */
+function commentAuthorName(row: CommentRow, showAuthorsBy: ShowAuthorsBy): string {
+  if (row.author_email !== null && row.author_handle !== null) {
+    return publicAuthorName(showAuthorsBy, { email: row.author_email, displayName: row.author_display_name, handle: row.author_handle });
+  }
+  return row.remote_author_name ?? '';
 }
 
 /** The blog, the parent or the commenter's account was deleted while the comment was written. */

@@ -1,11 +1,13 @@
+import { publicAuthorName } from '../../shared/author-name.js';
 import type { Blog, BlogImage, BlogSummary } from '../../shared/blog-schema.js';
+import type { ShowAuthorsBy } from '../../shared/site-settings-schema.js';
 import { ogImageKey, variantImageKey } from '../storage/image-key.js';
 import type { ImageStorage } from '../storage/storage.js';
 import type { BlogRow, BlogSummaryRow } from './blog-rows.repository.js';
 import { renderBlogBody } from './blog-body.js';
 
 /** Maps a row to the API's blog; rows never leave the server as they are. */
-export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
+export function toBlogJson(row: BlogRow, storage: ImageStorage, showAuthorsBy: ShowAuthorsBy): Blog {
   // Rendered on write; a row the start-up backfill has not reached yet is rendered here instead.
   const rendered =
     row.html !== null && row.excerpt !== null && row.reading_minutes !== null
@@ -13,12 +15,12 @@ export function toBlogJson(row: BlogRow, storage: ImageStorage): Blog {
       : renderBlogBody(row.body, storage);
   // Only the excerpt cleared to be made again: the stored HTML keeps its inline images' sizes.
   if (row.html !== null && row.excerpt === null) rendered.html = row.html;
-  return { ...summaryFields(row, storage), blog: row.body, ...rendered };
+  return { ...summaryFields(row, storage, showAuthorsBy), blog: row.body, ...rendered };
 }
 
 /** A row of a list to the API's list item: the card's fields, without the source and its HTML. */
-export function toBlogSummaryJson(row: BlogSummaryRow, storage: ImageStorage): BlogSummary {
-  const fields = summaryFields(row, storage);
+export function toBlogSummaryJson(row: BlogSummaryRow, storage: ImageStorage, showAuthorsBy: ShowAuthorsBy): BlogSummary {
+  const fields = summaryFields(row, storage, showAuthorsBy);
   if (row.excerpt !== null && row.reading_minutes !== null) return { ...fields, excerpt: row.excerpt, readingMinutes: row.reading_minutes };
   // Not rendered yet (the start-up backfill has not reached it): the query brought the source instead.
   const { excerpt, readingMinutes } = renderBlogBody(row.unrendered_body ?? '', storage);
@@ -27,11 +29,12 @@ export function toBlogSummaryJson(row: BlogSummaryRow, storage: ImageStorage): B
 
 type CommonRow = Omit<BlogSummaryRow, 'unrendered_body' | 'excerpt' | 'reading_minutes'>;
 
-function summaryFields(row: CommonRow, storage: ImageStorage): Omit<BlogSummary, 'excerpt' | 'readingMinutes'> {
+function summaryFields(row: CommonRow, storage: ImageStorage, showAuthorsBy: ShowAuthorsBy): Omit<BlogSummary, 'excerpt' | 'readingMinutes'> {
   return {
     id: row.id,
     title: row.title,
-    author: row.author,
+    // The one place a blog's author is named for the API: the site's 'Show authors by' (issue 58).
+    author: publicAuthorName(showAuthorsBy, { email: row.author, displayName: row.author_display_name, handle: row.author_handle }),
     userId: row.user_id,
     imageUrl: row.image_key ? storage.publicUrl(row.image_key) : null,
     image: toBlogImage(row, storage),

@@ -3,7 +3,7 @@ import { executePrepared } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import { blogVisibleTo } from './blog-visibility.js';
 
-/** The blog, its author's e-mail and the viewer's own vote: what every listing starts from. */
+/** The blog, its author's e-mail, display name and handle (`publicAuthorName` picks one) and the viewer's own vote: what every listing starts from. */
 function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
   return db
     .selectFrom('blogs')
@@ -33,6 +33,8 @@ function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
       'blogs.tags',
       'blogs.publish_at',
       'user.email as author',
+      'user.display_name as author_display_name',
+      'user.handle as author_handle',
       'my_vote.direction as my_vote',
     ]);
 }

@@ -10,9 +10,9 @@ import type { Feed, FeedEntry } from './feed-model.js';
 
 const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
 
-function person(email: string) {
-  // Atom requires a name; the site knows its authors by their e-mail.
-  return element('author', [element('name', email), element('email', email)]);
+function person(author: FeedEntry['author']) {
+  // Atom requires a name: the e-mail itself while the site shows authors by e-mail.
+  return element('author', [element('name', author.name), ...(author.email !== undefined ? [element('email', author.email)] : [])]);
 }
 
 function entry(item: FeedEntry) {
@@ -22,7 +22,7 @@ function entry(item: FeedEntry) {
     element('link', [], { rel: 'alternate', type: 'text/html', href: item.url }),
     element('published', item.published.toISOString()),
     element('updated', item.updated.toISOString()),
-    person(item.authorEmail),
+    person(item.author),
     ...item.tags.map((tag) => element('category', [], { term: tag })),
     element('summary', item.summaryHtml, { type: 'html' }),
     element('content', item.contentHtml, { type: 'html' }),

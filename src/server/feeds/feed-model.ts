@@ -13,8 +13,11 @@ export interface FeedEntry {
   summaryHtml: string;
   /** From `outgoingText`: the whole post's sanitised HTML with absolute URLs. */
   contentHtml: string;
-  /** The site shows its authors by e-mail; RSS asks for one. */
-  authorEmail: string;
+  /**
+   * The author as the site's 'Show authors by' names them; `email` only while it shows authors by
+   * e-mail (RSS's `author` is an address; without one, `dc:creator` carries the name).
+   */
+  author: { name: string; email?: string };
   /** The blog's tags (RSS and Atom `category`, JSON Feed `tags`). */
   tags: readonly string[];
   published: Date;

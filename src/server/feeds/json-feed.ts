@@ -15,7 +15,7 @@ function item(entry: FeedEntry) {
     summary: entry.summaryText,
     date_published: entry.published.toISOString(),
     date_modified: entry.updated.toISOString(),
-    authors: [{ name: entry.authorEmail }],
+    authors: [{ name: entry.author.name }],
     ...(entry.tags.length > 0 ? { tags: entry.tags } : {}),
   };
 }

@@ -10,6 +10,7 @@ import type { Feed, FeedEntry } from './feed-model.js';
 
 const CONTENT_NAMESPACE = 'http://purl.org/rss/1.0/modules/content/';
 const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
+const DUBLIN_CORE_NAMESPACE = 'http://purl.org/dc/elements/1.1/';
 
 function item(entry: FeedEntry) {
   return element('item', [
@@ -20,12 +21,14 @@ function item(entry: FeedEntry) {
     element('pubDate', entry.published.toUTCString()),
     element('description', entry.summaryHtml),
     element('content:encoded', entry.contentHtml),
-    element('author', entry.authorEmail),
+    entry.author.email !== undefined ? element('author', entry.author.email) : element('dc:creator', entry.author.name),
     ...entry.tags.map((tag) => element('category', tag)),
   ]);
 }
 
 export function rssXml(feed: Feed): string {
+  // Declared only where an author is named without an address ('Show authors by': Name).
+  const creators: Record<string, string> = feed.entries.some((entry) => entry.author.email === undefined) ? { 'xmlns:dc': DUBLIN_CORE_NAMESPACE } : {};
   return xmlDocument(
     element('rss', [
       element('channel', [
@@ -35,6 +38,6 @@ export function rssXml(feed: Feed): string {
         element('atom:link', [], { href: feed.links.rss, rel: 'self', type: 'application/rss+xml' }),
         ...feed.entries.map(item),
       ]),
-    ], { version: '2.0', 'xmlns:atom': ATOM_NAMESPACE, 'xmlns:content': CONTENT_NAMESPACE }),
+    ], { version: '2.0', 'xmlns:atom': ATOM_NAMESPACE, 'xmlns:content': CONTENT_NAMESPACE, ...creators }),
   );
 }

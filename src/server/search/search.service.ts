@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SiteSettingsSource } from '../settings/site-settings.js';
 import type { SearchPage } from '../../shared/blog-schema.js';
 import { PAGE_SIZE, SEARCH_COUNT_CAP } from '../../shared/constants.js';
 import { toBlogSummaryJson } from '../core/blog-json.js';
@@ -15,6 +16,8 @@ export interface SearchDeps {
   storage: ImageStorage;
   publicData: PublicData;
   viewerVotes: ViewerVotes;
+  /** 'Show authors by': how each result's author is named. */
+  siteSettings: SiteSettingsSource;
 }
 
 /**
@@ -39,7 +42,8 @@ export async function searchBlogs(deps: SearchDeps, input: SearchInput): Promise
       await preferTitleIndex(trx);
       const order = total > SEARCH_COUNT_CAP ? 'rating' : 'rank';
       const rows = await searchBlogRows(trx, { words, viewerId: null, limit: PAGE_SIZE, offset, order }).execute();
-      return { items: rows.map((row) => toBlogSummaryJson(row, deps.storage)), total };
+      const { showAuthorsBy } = await deps.siteSettings.get();
+      return { items: rows.map((row) => toBlogSummaryJson(row, deps.storage, showAuthorsBy)), total };
     }),
   );
   return searchAnswer(deps.viewerVotes, input, offset, shared);

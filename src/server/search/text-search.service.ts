@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SiteSettingsSource } from '../settings/site-settings.js';
 import type { SearchPage, SearchResult } from '../../shared/blog-schema.js';
 import { PAGE_SIZE } from '../../shared/constants.js';
 import { toBlogSummaryJson } from '../core/blog-json.js';
@@ -35,6 +36,8 @@ export interface TextSearchDeps {
   storage: ImageStorage;
   publicData: PublicData;
   viewerVotes: ViewerVotes;
+  /** 'Show authors by': how each result's author is named. */
+  siteSettings: SiteSettingsSource;
 }
 
 const tooSlow = () =>
@@ -58,7 +61,8 @@ export async function searchBlogsInText(deps: TextSearchDeps, input: SearchInput
     const page = async (db: Kysely<Database>, counts: Counts) => {
       if (offset >= counts.total) return { items: [], total: counts.total };
       const rows = await selectMatchPage(db, term, matchPage(counts, offset)).execute();
-      const items: SearchResult[] = rows.map((row) => ({ ...toBlogSummaryJson(row, deps.storage), snippet: snippetParts(row.headline) }));
+      const { showAuthorsBy } = await deps.siteSettings.get();
+      const items: SearchResult[] = rows.map((row) => ({ ...toBlogSummaryJson(row, deps.storage, showAuthorsBy), snippet: snippetParts(row.headline) }));
       return { items, total: counts.total };
     };
     try {

@@ -16,6 +16,7 @@ export function siteInfoOf(settings: SiteSettings, publicUrl: string, storage: P
     accentColour: settings.accentColour,
     navigation: settings.navigation,
     footerText: settings.footerText,
+    showAuthorsBy: settings.showAuthorsBy,
     tipJarUrl: settings.tipJarUrl,
     logoUrl: settings.logoImageId ? storage.publicUrl(settings.logoImageId) : null,
     iconUrl: settings.iconImageId ? iconFileUrl(settings.iconImageId, 64) : null,

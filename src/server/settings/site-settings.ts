@@ -15,6 +15,7 @@ export const SETTINGS_DEFAULTS: Omit<SiteSettings, 'siteName'> = {
   defaultRole: 'author',
   registration: 'open',
   reviewNewBlogs: false,
+  showAuthorsBy: 'email',
   tipJarUrl: DEFAULT_TIP_JAR_URL,
 };
 
@@ -75,6 +76,9 @@ export function createSiteSettings(deps: { db: Kysely<Database>; config: Config 
     },
   };
 }
+
+/** Where a reader of the settings (the name, how authors are shown) reads them: through the accessor. */
+export type SiteSettingsSource = Pick<SiteSettingsAccess, 'get'>;
 
 /** Where texts that name the site (e-mails) read its name: the settings, through the accessor. */
 export type SiteNameSource = Pick<SiteSettingsAccess, 'get'>;

@@ -24,7 +24,7 @@ export interface NewPostMailDeps {
   db: Kysely<Database>;
   storage: ImageStorage;
   config: Pick<Config, 'publicUrl' | 'authSecret'>;
-  /** The site's name in the mail, as its settings have it now. */
+  /** The site's name in the mail and how it names the author ('Show authors by'), as its settings have it now. */
   siteSettings: SiteNameSource;
   log: FastifyBaseLogger;
   send: RatedSend;
@@ -34,7 +34,7 @@ export interface NewPostMailDeps {
 /** The blog as readers see it now; null when they no longer can (deleted, hidden, its author suspended). */
 async function publicBlog(deps: NewPostMailDeps, blogId: string): Promise<Blog | null> {
   const row = await findBlogRow(deps.db, null, blogId);
-  return row ? toBlogJson(row, deps.storage) : null;
+  return row ? toBlogJson(row, deps.storage, (await deps.siteSettings.get()).showAuthorsBy) : null;
 }
 
 /**
@@ -59,7 +59,7 @@ export function registerSubscriptionJobs(queue: JobQueue, blogEvents: BlogEvents
     async run(job, { log }) {
       const blog = await publicBlog(deps, job.payload.blogId);
       if (!blog) return;
-      const queued = await queueNewPostMails(deps.db, { id: blog.id, authorId: blog.userId, authorEmail: blog.author }, NEW_POST_MAIL_JOB);
+      const queued = await queueNewPostMails(deps.db, { id: blog.id, authorId: blog.userId }, NEW_POST_MAIL_JOB);
       log.info({ blogId: blog.id, queued }, 'new blog: subscription e-mails queued');
       queue.wake();
     },

@@ -3,12 +3,14 @@ import type { Database } from '../db/schema.js';
 
 type Db = Kysely<Database>;
 
-/** A subscription with what its links and pages show: the address, and the author's e-mail when it is to one. */
+/** A subscription with what its links and pages show: the address, and who the author is when it is to one. */
 export interface SubscriptionRow {
   id: string;
   email: string;
   author_id: string | null;
   author_email: string | null;
+  author_display_name: string | null;
+  author_handle: string | null;
   confirmed_at: Date | null;
   created_at: Date;
 }
@@ -17,7 +19,7 @@ const withAuthor = (db: Db) =>
   db
     .selectFrom('subscriptions')
     .leftJoin('user as author', 'author.id', 'subscriptions.author_id')
-    .select(['subscriptions.id', 'subscriptions.email', 'subscriptions.author_id', 'author.email as author_email', 'subscriptions.confirmed_at', 'subscriptions.created_at']);
+    .select(['subscriptions.id', 'subscriptions.email', 'subscriptions.author_id', 'author.email as author_email', 'author.display_name as author_display_name', 'author.handle as author_handle', 'subscriptions.confirmed_at', 'subscriptions.created_at']);
 
 export function findSubscription(db: Db, id: string): Promise<SubscriptionRow | undefined> {
   return withAuthor(db).where('subscriptions.id', '=', id).executeTakeFirst();
@@ -79,8 +81,8 @@ export async function countConfirmedSubscribers(db: Db, authorId: string): Promi
 }
 
 /** An account that can be subscribed to: it exists and is not suspended. */
-export async function findAuthor(db: Db, id: string): Promise<{ id: string; email: string } | undefined> {
-  return db.selectFrom('user').select(['id', 'email']).where('id', '=', id).where('suspended_at', 'is', null).executeTakeFirst();
+export async function findAuthor(db: Db, id: string): Promise<{ id: string; email: string; display_name: string | null; handle: string } | undefined> {
+  return db.selectFrom('user').select(['id', 'email', 'display_name', 'handle']).where('id', '=', id).where('suspended_at', 'is', null).executeTakeFirst();
 }
 
 export async function findUserVerification(db: Db, id: string): Promise<{ email: string; emailVerified: boolean } | undefined> {
@@ -92,7 +94,7 @@ export async function findUserVerification(db: Db, id: string): Promise<{ email:
  * (an address subscribed to both hears once; the author does not hear of their own blog), in one
  * statement: the jobs exist all together or not at all. Returns how many were queued.
  */
-export async function queueNewPostMails(db: Db, blog: { id: string; authorId: string; authorEmail: string }, kind: string): Promise<number> {
+export async function queueNewPostMails(db: Db, blog: { id: string; authorId: string }, kind: string): Promise<number> {
   const result = await sql`
     insert into queued_jobs (kind, key, payload)
     select ${kind}, ${kind} || ':' || ${blog.id} || ':' || s.email,
@@ -100,7 +102,7 @@ export async function queueNewPostMails(db: Db, blog: { id: string; authorId: st
     from subscriptions s
     where s.confirmed_at is not null
       and (s.author_id is null or s.author_id = ${blog.authorId})
-      and s.email <> lower(${blog.authorEmail})
+      and not exists (select 1 from "user" u where u.id = ${blog.authorId} and lower(u.email) = s.email)
     group by s.email
     on conflict (key) do nothing`.execute(db);
   return Number(result.numAffectedRows ?? 0);

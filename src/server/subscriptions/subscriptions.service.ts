@@ -1,4 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { publicAuthorName } from '../../shared/author-name.js';
+import type { ShowAuthorsBy } from '../../shared/site-settings-schema.js';
 import type { Kysely } from 'kysely';
 import { paths } from '../../shared/paths.js';
 import type { SubscribeInput, SubscribeResult, Subscription, SubscriptionByToken, SubscriptionTarget } from '../../shared/subscription-schema.js';
@@ -53,8 +55,11 @@ export function unsubscribeUrl(config: Pick<Config, 'publicUrl' | 'authSecret'>,
   return `${config.publicUrl}${paths.unsubscribeSubscription(unsubscribeToken(subscriptionId, config.authSecret))}`;
 }
 
-export function targetOf(row: Pick<SubscriptionRow, 'author_id' | 'author_email'>): SubscriptionTarget {
-  return row.author_id ? { kind: 'author', authorId: row.author_id, authorName: row.author_email ?? '' } : { kind: 'site' };
+/** The author named as the site's 'Show authors by' says (the link's page is anyone's who holds the link). */
+export function targetOf(row: Pick<SubscriptionRow, 'author_id' | 'author_email' | 'author_display_name' | 'author_handle'>, showAuthorsBy: ShowAuthorsBy): SubscriptionTarget {
+  if (!row.author_id) return { kind: 'site' };
+  const authorName = publicAuthorName(showAuthorsBy, { email: row.author_email ?? '', displayName: row.author_display_name, handle: row.author_handle ?? '' });
+  return { kind: 'author', authorId: row.author_id, authorName };
 }
 
 /**
@@ -77,13 +82,17 @@ export async function subscribe(deps: SubscriptionDeps, viewer: SessionUser | nu
 
   await deps.limiter.enforce(`subscribe-address:${email}`, SUBSCRIBE_ADDRESS_LIMIT, TOO_MANY_SUBSCRIBES);
   const subscription = await upsertSubscription(deps.db, { email, authorId });
-  if (!subscription.confirmed) await deps.mailer.send(confirmationMail(deps, (await deps.siteSettings.get()).siteName, email, subscription.id, author?.email ?? null));
+  if (!subscription.confirmed) {
+    const { siteName, showAuthorsBy } = await deps.siteSettings.get();
+    const authorName = author ? publicAuthorName(showAuthorsBy, { email: author.email, displayName: author.display_name, handle: author.handle }) : null;
+    await deps.mailer.send(confirmationMail(deps, siteName, email, subscription.id, authorName));
+  }
   return { status: 'pending' };
 }
 
-function confirmationMail(deps: SubscriptionDeps, siteName: string, email: string, id: string, authorEmail: string | null) {
+function confirmationMail(deps: SubscriptionDeps, siteName: string, email: string, id: string, authorName: string | null) {
   const { publicUrl, authSecret } = deps.config;
-  const what = authorEmail ? `new blogs by ${authorEmail} on ${siteName}` : `new blogs on ${siteName}`;
+  const what = authorName ? `new blogs by ${authorName} on ${siteName}` : `new blogs on ${siteName}`;
   const link = `${publicUrl}${paths.confirmSubscription(confirmToken(id, authSecret))}`;
   return {
     to: email,
@@ -105,7 +114,7 @@ function subscriptionOfToken(token: string, secret: string, purposes: ReadonlyAr
 export async function describeByToken(deps: SubscriptionDeps, token: string): Promise<SubscriptionByToken> {
   const row = await findSubscription(deps.db, subscriptionOfToken(token, deps.config.authSecret, [CONFIRM, UNSUBSCRIBE]));
   if (!row) throw notFound(LINK_NOT_VALID);
-  return { email: row.email, target: targetOf(row), confirmed: row.confirmed_at !== null };
+  return { email: row.email, target: targetOf(row, (await deps.siteSettings.get()).showAuthorsBy), confirmed: row.confirmed_at !== null };
 }
 
 export async function confirmByToken(deps: SubscriptionDeps, token: string): Promise<void> {
@@ -124,7 +133,8 @@ async function ownerOf(deps: SubscriptionDeps, user: SessionUser) {
 
 export async function listOwnSubscriptions(deps: SubscriptionDeps, user: SessionUser): Promise<Subscription[]> {
   const rows = await selectUserSubscriptions(deps.db, await ownerOf(deps, user));
-  return rows.filter((row) => row.confirmed_at !== null).map((row) => ({ id: row.id, email: row.email, target: targetOf(row), createdAt: row.created_at.toISOString() }));
+  const { showAuthorsBy } = await deps.siteSettings.get();
+  return rows.filter((row) => row.confirmed_at !== null).map((row) => ({ id: row.id, email: row.email, target: targetOf(row, showAuthorsBy), createdAt: row.created_at.toISOString() }));
 }
 
 export async function removeOwnSubscription(deps: SubscriptionDeps, user: SessionUser, id: string): Promise<void> {

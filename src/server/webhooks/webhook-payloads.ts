@@ -38,7 +38,8 @@ async function postNow(deps: PayloadDeps, blogId: string, authorId: string): Pro
   const row = await findBlogRow(deps.db, authorId, blogId);
   if (!row) return null;
   // `myVote` would be the author's own: a receiver is no viewer.
-  return { ...toBlogJson(row, deps.storage), myVote: null, url: absoluteUrl(deps.publicUrl, paths.viewBlog(row.id)) };
+  // The owner's own integrations, like /admin: authors by e-mail whatever the public pages show.
+  return { ...toBlogJson(row, deps.storage, 'email'), myVote: null, url: absoluteUrl(deps.publicUrl, paths.viewBlog(row.id)) };
 }
 
 export async function postEventPayload(deps: PayloadDeps, event: BlogEvent): Promise<Record<string, unknown>> {

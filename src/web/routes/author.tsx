@@ -33,7 +33,7 @@ function AuthorPage() {
   return (
     <>
       <div className="d-flex align-items-baseline justify-content-between gap-3 mb-2">
-        <h1 className="h3 mb-0 text-break">{messages.blogsBy(list.author.email)}</h1>
+        <h1 className="h3 mb-0 text-break">{messages.blogsBy(list.author.name)}</h1>
         <div className="flex-shrink-0">
           <SubscriberCount authorId={list.author.id} />
         </div>
@@ -57,10 +57,10 @@ export const authorScreen: Screen = {
     ({ id, page }, { queryClient }) => {
       const list = id ? queryClient.getQueryData(getAuthorBlogsQueryOptions(id, page).queryKey) : undefined;
       if (!list) return { title: messages.noSuchAuthor, description: messages.noSuchAuthor, path: paths.author(id, page) };
-      const heading = messages.blogsBy(list.author.email);
+      const heading = messages.blogsBy(list.author.name);
       return {
         title: page > 1 ? `${heading}, page ${page}` : heading,
-        description: `The blogs ${list.author.email} wrote, newest first.`,
+        description: `The blogs ${list.author.name} wrote, newest first.`,
         path: paths.author(list.author.id, page),
         feed: { title: heading, author: list.author.id },
       };

@@ -8,12 +8,13 @@ import {
   DEFAULT_ROLE_CHOICES,
   REGISTRATION_LABELS,
   ROLE_LABELS,
+  SHOW_AUTHORS_BY_LABELS,
   SITE_SETTINGS_LABELS as LABELS,
   siteSettingsInputSchema,
   type SiteImageKind,
   type SiteSettingsAnswer,
 } from '../../../shared/site-settings-form';
-import { REGISTRATION_MODES, type SiteSettings } from '../../../shared/site-settings-schema';
+import { REGISTRATION_MODES, SHOW_AUTHORS_BY, type ShowAuthorsBy, type SiteSettings } from '../../../shared/site-settings-schema';
 import { errorMessage } from '../../lib/api-client';
 import { accentStyles } from '../../lib/page-meta';
 import { useSite, useUpdateSite } from '../../lib/site-context';
@@ -169,6 +170,17 @@ function SiteSettingsForm({ loaded, saved, setSaved }: { loaded: SiteSettingsAns
         </Form.Select>
       </Form.Group>
       <Form.Check className="mb-3" id="site-review" type="checkbox" label={LABELS.reviewNewBlogs} checked={settings.reviewNewBlogs} onChange={(event) => set('reviewNewBlogs', event.target.checked)} />
+      <Form.Group className="mb-3" controlId="site-show-authors-by">
+        <Form.Label>{LABELS.showAuthorsBy}</Form.Label>
+        <Form.Select value={settings.showAuthorsBy} aria-describedby="site-show-authors-by-help" onChange={(event) => set('showAuthorsBy', event.target.value as ShowAuthorsBy)}>
+          {SHOW_AUTHORS_BY.map((choice) => (
+            <option key={choice} value={choice}>
+              {SHOW_AUTHORS_BY_LABELS[choice]}
+            </option>
+          ))}
+        </Form.Select>
+        <Form.Text id="site-show-authors-by-help">How cards, blog and author pages, search, comments, feeds, mails and other servers name an author; with ‘Name’ no author’s e-mail is shown.</Form.Text>
+      </Form.Group>
       <Button type="submit" variant="primary" disabled={save.isPending}>
         {save.isPending ? messages.loading : 'Save'}
       </Button>
@@ -193,7 +205,7 @@ function ImageField({ kind, url, onChoose }: { kind: SiteImageKind; url: string 
 
 /** What the page's navbar, footer and title show once the save is in (the next pages come from the server). */
 function siteInfoAfterSave(site: SiteInfo, { settings, logoUrl, iconUrl }: SiteSettingsAnswer): SiteInfo {
-  return { ...site, name: settings.siteName, description: settings.description, accentColour: settings.accentColour, navigation: settings.navigation, footerText: settings.footerText, tipJarUrl: settings.tipJarUrl, logoUrl, iconUrl };
+  return { ...site, name: settings.siteName, description: settings.description, accentColour: settings.accentColour, navigation: settings.navigation, footerText: settings.footerText, showAuthorsBy: settings.showAuthorsBy, tipJarUrl: settings.tipJarUrl, logoUrl, iconUrl };
 }
 
 /** The accent's rules in the page's head, as the server writes them (`page-head.server.tsx`). */
