@@ -6,7 +6,6 @@ import { IntegrationsSection } from '../features/admin/integrations-section';
 import { OutboxSection } from '../features/admin/outbox-section';
 import { PeopleSection } from '../features/admin/people-section';
 import { PagesSection } from '../features/site-pages/components/pages-section';
-import { PagesSection } from '../features/site-pages/components/pages-section';
 import { SiteSection } from '../features/admin/site-section';
 import { useAccess } from '../lib/access';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
@@ -31,7 +30,6 @@ function AdminPage() {
       <nav aria-label="Admin sections" className="mb-4">
         <a href="#site" className="me-3">Site</a>
         <a href="#pages" className="me-3">Pages</a>
-        <a href="#pages" className="me-3">Pages</a>
         <a href="#people" className="me-3">People</a>
         <a href="#integrations" className="me-3">Integrations</a>
         <a href="#audit-log">Audit log</a>
@@ -42,7 +40,6 @@ function AdminPage() {
         )}
       </nav>
       <SiteSection />
-      <PagesSection />
       <PagesSection />
       <PeopleSection />
       <IntegrationsSection />
