@@ -23,3 +23,13 @@ export function authorTermsSentence(showBy: ShowAuthorsBy): string {
     ? 'The e-mail address of your account is shown publicly as the author of each of your posts.'
     : 'Your display name (or your handle, if you set none) is shown publicly as the author of each of your posts; your e-mail address is never shown.';
 }
+
+/** The spec's Support answer's words about the e-mail, and what they become with 'Name'. */
+const FAQ_EMAIL_SHOWN = 'your e-mail address signs you in and is shown as the author of your posts.';
+const FAQ_NAME_SHOWN = 'your e-mail address signs you in and is never shown; your display name (or your handle) is shown as the author of your posts.';
+
+/** The spec's texts (the Terms' sentence, the Support answer) as the setting has them; an owner's own text is left as written. */
+export function specTextFollowing(showBy: ShowAuthorsBy, text: string): string {
+  if (showBy === 'email') return text;
+  return text.replace(authorTermsSentence('email'), authorTermsSentence('name')).replace(FAQ_EMAIL_SHOWN, FAQ_NAME_SHOWN);
+}

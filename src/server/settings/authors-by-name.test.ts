@@ -48,6 +48,7 @@ describe("'Show authors by': Name (issue 58)", () => {
     expect(await get(paths.author(named.id))).toContain(`Blogs by ${named.email}`);
     expect(await get('/about')).toContain(EMAIL_TERMS);
     expect(await get(`/api/blogs/${blog.id}/comments`)).toContain(commenter.email);
+    expect(await get('/support')).toContain('your e-mail address signs you in and is shown as the author of your posts.');
 
     expect((await saveSettings(t, admin, settingsWith({ showAuthorsBy: 'name' }))).statusCode).toBe(200);
     // A subscriber of the named author hears of the next blog.
@@ -68,6 +69,7 @@ describe("'Show authors by': Name (issue 58)", () => {
       "handle-only author's page": await get(paths.author(unnamed.id)),
       'search page': await get(paths.search('Harbour')),
       about: await get('/about'),
+      support: await get('/support'),
       RSS: await get('/rss.xml'),
       Atom: await get('/atom.xml'),
       'JSON Feed': await get('/feed.json'),
@@ -102,6 +104,8 @@ describe("'Show authors by': Name (issue 58)", () => {
     expect(surfaces['search page']).toContain('Author: Maya Quay');
     expect(surfaces.about).not.toContain(EMAIL_TERMS);
     expect(surfaces.about).toContain('your e-mail address is never shown');
+    expect(surfaces.support).not.toContain('signs you in and is shown as the author of your posts');
+    expect(surfaces.support).toContain('your e-mail address signs you in and is never shown');
     expect(surfaces.RSS).toContain('<dc:creator>Maya Quay</dc:creator>');
     expect(surfaces.RSS).toContain('xmlns:dc="http://purl.org/dc/elements/1.1/"');
     expect(surfaces.Atom).toMatch(/<author>\s*<name>Maya Quay<\/name>\s*<\/author>/);

@@ -6,9 +6,12 @@ import { STATIC_PAGE } from '../../shared/cache-tags';
 import { DEFAULT_FAQ } from '../../shared/site-pages-schema';
 import { siteTextsQueryOptions, useSiteTexts } from '../features/site-pages/api/site-pages';
 import { queryLoader } from '../lib/load-query';
+import { specTextFollowing } from '../../shared/author-name';
+import { useSite } from '../lib/site-context';
 
 function SupportPage() {
   const { data } = useSiteTexts();
+  const site = useSite();
   return (
     <div className="mx-auto" style={{ maxWidth: 760 }}>
       <h1>Support</h1>
@@ -27,7 +30,7 @@ function SupportPage() {
           : DEFAULT_FAQ.map((entry, index) => (
               <Accordion.Item eventKey={String(index)} key={entry.question}>
                 <Accordion.Header as="h3">{entry.question}</Accordion.Header>
-                <Accordion.Body>{entry.answer}</Accordion.Body>
+                <Accordion.Body>{specTextFollowing(site.showAuthorsBy ?? 'email', entry.answer)}</Accordion.Body>
               </Accordion.Item>
             ))}
       </Accordion>
