@@ -14,6 +14,9 @@ import type { Database } from '../db/schema.js';
 /** What a feed shows of a blog: its rendering (`body` only for a row the start-up backfill has not rendered yet). */
 const FEED_COLUMNS = ['blogs.id', 'blogs.title', 'blogs.body', 'blogs.html', 'blogs.excerpt', 'blogs.created_at', 'blogs.updated_at', 'blogs.tags'] as const;
 
+/** Who wrote it: `publicAuthorName` names them from these as the site's 'Show authors by' says. */
+const AUTHOR_COLUMNS = ['user.email as author_email', 'user.display_name as author_display_name', 'user.handle as author_handle'] as const;
+
 /**
  * When the feeds and sitemaps last changed (kept by the triggers of migration 2026-11-24-01), and
  * the database's clock now, so both times come from one clock.
@@ -23,7 +26,7 @@ export function feedsChangedAt(db: Kysely<Database>) {
 }
 
 /**
- * The newest blogs of the whole site, or of those carrying `tag`, with their authors' e-mails. A
+ * The newest blogs of the whole site, or of those carrying `tag`, with who their authors are. A
  * tag's are read from `blogs_tags_idx` (GIN) and sorted, or found walking `blogs_newest_idx` when
  * the tag is on most blogs, as the planner judges from the tag's share.
  */
@@ -31,7 +34,7 @@ export function newestBlogs(db: Kysely<Database>, limit: number, tag?: string) {
   const query = db
     .selectFrom('blogs')
     .innerJoin('user', 'user.id', 'blogs.user_id')
-    .select([...FEED_COLUMNS, 'user.email as author'])
+    .select([...FEED_COLUMNS, ...AUTHOR_COLUMNS])
     .where(blogVisibleTo(null))
     .orderBy('blogs.created_at', 'desc')
     .orderBy('blogs.id', 'desc')
@@ -50,7 +53,7 @@ export function tagNames(db: Kysely<Database>, limit: number) {
 }
 
 /**
- * One author's e-mail and newest blogs in one query: no row means no such user; one row with a
+ * One author (who they are) and their newest blogs in one query: no row means no such user; one row with a
  * null blog means a user without blogs. The lateral subquery reads only the first `limit` rows
  * of the author's range in `blogs_user_newest_idx`, however many blogs they have.
  */
@@ -71,7 +74,7 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
       (join) => join.onTrue(),
     )
     .select([
-      'user.email as author',
+      ...AUTHOR_COLUMNS,
       'newest.id',
       'newest.title',
       'newest.body',

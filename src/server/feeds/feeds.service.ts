@@ -12,15 +12,16 @@ import { authorWithNewestBlogs, blogsById, feedsChangedAt, newestBlogs, sitemapP
 import { jsonFeed } from './json-feed.js';
 import { rssXml } from './rss-xml.js';
 import { type SitemapEntry, sitemapIndexXml, urlsetXml } from './sitemap-xml.js';
-import type { SiteNameSource } from '../settings/site-settings.js';
+import type { SiteSettingsSource } from '../settings/site-settings.js';
+import { publicAuthorName } from '../../shared/author-name.js';
 
 export interface FeedDeps {
   config: Config;
   db: Kysely<Database>;
   /** Where stored images live: what the blogs' HTML may show, made absolute on the way out. */
   storage: Pick<ImageStorage, 'publicBaseUrl'>;
-  /** The site's name in the feeds' titles, as its settings have it now. */
-  siteSettings: SiteNameSource;
+  /** The site's name in the feeds' titles and how they name authors, as its settings have it now. */
+  siteSettings: SiteSettingsSource;
 }
 
 /** How many blogs each feed carries, newest first. */
@@ -129,6 +130,13 @@ export async function feedsChanged(db: Kysely<Database>): Promise<FeedsChanged> 
 
 export type FeedFormat = 'rss' | 'atom' | 'json';
 
+/** Who wrote a feed's blog, as the queries read them. */
+interface AuthorRow {
+  author_email: string;
+  author_display_name: string | null;
+  author_handle: string;
+}
+
 interface FeedBlog {
   id: string;
   title: string;
@@ -137,11 +145,10 @@ interface FeedBlog {
   excerpt: string | null;
   created_at: Date;
   updated_at: Date;
-  author: string;
   tags: string[];
 }
 
-function feedEntry(deps: FeedDeps, blog: FeedBlog): FeedEntry {
+function feedEntry(deps: FeedDeps, blog: FeedBlog, author: FeedEntry['author']): FeedEntry {
   const url = absoluteUrl(deps.config.publicUrl, paths.viewBlog(blog.id));
   // Rendered on write; a row the start-up backfill has not reached yet is rendered here instead.
   const rendered = blog.html !== null && blog.excerpt !== null ? { html: blog.html, excerpt: blog.excerpt } : renderBlogBody(blog.body, deps.storage);
@@ -152,7 +159,7 @@ function feedEntry(deps: FeedDeps, blog: FeedBlog): FeedEntry {
     summaryText: out.text,
     summaryHtml: out.textAsHtml,
     contentHtml: out.html,
-    authorEmail: blog.author,
+    author,
     tags: blog.tags,
     published: new Date(blog.created_at),
     updated: new Date(blog.updated_at),
@@ -184,9 +191,14 @@ export interface FeedOf {
 export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsChanged, of: FeedOf = {}): Promise<string> {
   const { author: authorId, tag } = of;
   const { config, db } = deps;
-  const { siteName } = await deps.siteSettings.get();
-  const model = (title: string, description: string, links: FeedLinks, blogs: FeedBlog[]): Feed => {
-    const entries = blogs.map((blog) => feedEntry(deps, blog));
+  const { siteName, showAuthorsBy } = await deps.siteSettings.get();
+  // The author as the site names them; their address only while it shows authors by e-mail.
+  const authorOf = (row: AuthorRow): FeedEntry['author'] => {
+    const name = publicAuthorName(showAuthorsBy, { email: row.author_email, displayName: row.author_display_name, handle: row.author_handle });
+    return showAuthorsBy === 'email' ? { name, email: row.author_email } : { name };
+  };
+  const model = (title: string, description: string, links: FeedLinks, blogs: (FeedBlog & AuthorRow)[]): Feed => {
+    const entries = blogs.map((blog) => feedEntry(deps, blog, authorOf(blog)));
     const newest = Math.max(...entries.map((entry) => entry.updated.getTime()));
     return { title, description, links, entries, updated: entries.length > 0 ? new Date(newest) : changed.changedAt };
   };
@@ -202,11 +214,13 @@ export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsCha
   }
 
   const rows = await authorWithNewestBlogs(db, authorId, FEED_ITEM_COUNT).execute();
-  const author = rows[0]?.author;
-  if (author === undefined) throw notFound('There is no such author.');
+  const first = rows[0];
+  if (first === undefined) throw notFound('There is no such author.');
+  const { author_email, author_display_name, author_handle } = first;
+  const author = authorOf(first).name;
   const blogs = rows.flatMap(({ id, title, body, html, excerpt, created_at, updated_at, tags }) =>
     id !== null && title !== null && body !== null && created_at !== null && updated_at !== null && tags !== null
-      ? [{ id, title, body, html, excerpt, created_at, updated_at, author, tags }]
+      ? [{ id, title, body, html, excerpt, created_at, updated_at, tags, author_email, author_display_name, author_handle }]
       : [],
   );
   const links = feedLinks(config, paths.author(authorId), { author: authorId });
