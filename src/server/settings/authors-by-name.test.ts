@@ -106,6 +106,12 @@ describe("'Show authors by': Name (issue 58)", () => {
     expect(surfaces.about).toContain('your e-mail address is never shown');
     expect(surfaces.support).not.toContain('signs you in and is shown as the author of your posts');
     expect(surfaces.support).toContain('your e-mail address signs you in and is never shown');
+    // The spec's texts the 'Pages' box starts from say the same, so a first edit does not bring the e-mail sentence back.
+    const pagesBox = await t.app.inject({ url: '/api/admin/pages', headers: { cookie: admin.cookie } });
+    expect(pagesBox.statusCode, pagesBox.body).toBe(200);
+    expect(pagesBox.body).not.toContain(EMAIL_TERMS);
+    expect(pagesBox.body).toContain('your e-mail address is never shown');
+    expect(pagesBox.body).not.toContain('signs you in and is shown as the author');
     expect(surfaces.RSS).toContain('<dc:creator>Maya Quay</dc:creator>');
     expect(surfaces.RSS).toContain('xmlns:dc="http://purl.org/dc/elements/1.1/"');
     expect(surfaces.Atom).toMatch(/<author>\s*<name>Maya Quay<\/name>\s*<\/author>/);

@@ -58,7 +58,7 @@ export const sitePagesAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, 
   app.get(
     '/api/admin/pages',
     { schema: { tags: ['admin'], summary: "The About text, the Support questions and the owner's pages, as Markdown", response: { 200: sitePagesAdminSchema, 404: apiErrorSchema } } },
-    async () => sitePagesForAdmin(deps.db),
+    async () => sitePagesForAdmin(deps.db, (await deps.siteSettings.get()).showAuthorsBy),
   );
 
   app.post(

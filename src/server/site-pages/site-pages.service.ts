@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { DEFAULT_ABOUT_MARKDOWN, DEFAULT_FAQ, type FaqEntry, type SitePagesAdmin, type SiteTexts } from '../../shared/site-pages-schema.js';
+import { specTextFollowing } from '../../shared/author-name.js';
+import type { ShowAuthorsBy } from '../../shared/site-settings-schema.js';
 import { renderBlogBody } from '../core/blog-body.js';
 import type { Database } from '../db/schema.js';
 import type { ImageStorage } from '../storage/storage.js';
@@ -45,12 +47,18 @@ export async function siteTexts(db: Kysely<Database>): Promise<SiteTexts> {
   };
 }
 
-/** What the 'Pages' box edits: the saved texts, or the spec's to start from. */
-export async function sitePagesForAdmin(db: Kysely<Database>): Promise<SitePagesAdmin> {
+/**
+ * What the 'Pages' box edits: the saved texts, or the spec's to start from, saying what the site
+ * shows of its authors ('Show authors by', issue 58), as the pages themselves do.
+ */
+export async function sitePagesForAdmin(db: Kysely<Database>, showAuthorsBy: ShowAuthorsBy): Promise<SitePagesAdmin> {
   const [about, faq, pages] = await Promise.all([storedAboutOf(db), storedFaqOf(db), allSitePages(db)]);
+  const spec = (text: string) => specTextFollowing(showAuthorsBy, text);
   return {
-    about: about ? { markdown: about.markdown, custom: true } : { markdown: DEFAULT_ABOUT_MARKDOWN, custom: false },
-    faq: faq ? { entries: faq.entries.map(({ question, answer }) => ({ question, answer })), custom: true } : { entries: [...DEFAULT_FAQ], custom: false },
+    about: about ? { markdown: about.markdown, custom: true } : { markdown: spec(DEFAULT_ABOUT_MARKDOWN), custom: false },
+    faq: faq
+      ? { entries: faq.entries.map(({ question, answer }) => ({ question, answer })), custom: true }
+      : { entries: DEFAULT_FAQ.map((entry) => ({ ...entry, answer: spec(entry.answer) })), custom: false },
     pages,
   };
 }
