@@ -1,6 +1,6 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from './support/fixtures';
-import { startOwnServer, type OwnServer } from './support/own-server';
+import { hydrated, useOwnServer } from './support/own-server';
 
 /**
  * A first run that explains itself (issue 58), on a fresh server of the spec's own with no SMTP
@@ -8,19 +8,7 @@ import { startOwnServer, type OwnServer } from './support/own-server';
  * notice says where the mail went, and the owner finds the mail's link in /admin's Outbox.
  */
 test.describe('a fresh site’s first run', () => {
-  let server: OwnServer;
-  test.beforeAll(async () => {
-    server = await startOwnServer();
-  });
-  test.afterAll(async () => {
-    await server?.stop();
-  });
-
-  async function hydrated(page: Page, path: string) {
-    await page.goto(path);
-    await page.evaluate(() => window.dispatchEvent(new FocusEvent('focusin')));
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
-  }
+  const server = useOwnServer();
 
   async function plainPage(browser: Browser, path: string) {
     const context = await browser.newContext({ baseURL: server.baseURL, javaScriptEnabled: false });

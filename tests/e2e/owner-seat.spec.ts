@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { solidPng } from '../../src/server/testing/image-fixtures';
 import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from './support/fixtures';
-import { startOwnServer, type OwnServer } from './support/own-server';
+import { hydrated, signUpConfirmed, useOwnServer } from './support/own-server';
 
 /**
  * The owner's seat (issue 44), on a server of the spec's own: a fresh site whose first account is
@@ -11,33 +11,13 @@ import { startOwnServer, type OwnServer } from './support/own-server';
  * (The shared e2e server's specs read 'Blogging Site' and sign up freely: they must never see this.)
  */
 test.describe('the owner’s seat', () => {
-  let server: OwnServer;
-  test.beforeAll(async () => {
-    server = await startOwnServer();
-  });
-  test.afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useOwnServer();
+  const signUp = (context: BrowserContext, email: string) => signUpConfirmed(server, context, email, DEFAULT_PASSWORD);
 
   const newContext = (browser: Browser) => browser.newContext({ baseURL: server.baseURL });
 
-  async function hydrated(page: Page, path: string) {
-    await page.goto(path);
-    await page.evaluate(() => window.dispatchEvent(new FocusEvent('focusin')));
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
-  }
-
   async function expectNoAxeViolations(page: Page) {
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-  }
-
-  /** Signs up through the API and confirms through the e-mailed link, as the shared fixtures do. */
-  async function signUp(context: BrowserContext, email: string) {
-    const signedUp = await context.request.post('/api/auth/sign-up/email', { data: { email, password: DEFAULT_PASSWORD, name: 'owner' }, headers: { origin: server.baseURL } });
-    expect(signedUp.status(), await signedUp.text()).toBe(200);
-    const token = new URL((await server.waitForMail(email, /confirm/i)).links[0]!).searchParams.get('token')!;
-    const verified = await context.request.get(`/api/auth/verify-email?token=${encodeURIComponent(token)}`, { headers: { origin: server.baseURL }, maxRedirects: 0 });
-    expect([200, 302]).toContain(verified.status());
   }
 
   /** Opens the invitation mailed to `email`, chooses a password and presses the one button that spends the link. */
@@ -76,7 +56,7 @@ test.describe('the owner’s seat', () => {
     await expect(owner.getByLabel('Site name')).toHaveValue('Blogging Site');
     await expectNoAxeViolations(owner);
     // By keyboard alone: from the first field, Tab goes through the form to Save.
-    const save = owner.getByRole('button', { name: 'Save' });
+    const save = owner.getByRole('button', { name: 'Save', exact: true });
     await owner.getByLabel('Site name').focus();
     for (let presses = 0; presses < 40 && !(await save.evaluate((button) => button === document.activeElement)); presses++) await owner.keyboard.press('Tab');
     await expect(save).toBeFocused();
@@ -85,7 +65,7 @@ test.describe('the owner’s seat', () => {
     await owner.getByLabel('Logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: await solidPng(240, 80, '#1f4e79') });
     // A colour white text cannot be read on is refused, in words.
     await owner.getByRole('textbox', { name: 'Accent colour' }).fill('#ffdd00');
-    await owner.getByRole('button', { name: 'Save' }).click();
+    await owner.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(owner.getByRole('alert')).toContainText(/contrast/i);
     await owner.getByRole('textbox', { name: 'Accent colour' }).fill('#1f4e79');
     await owner.getByRole('button', { name: 'Add a link' }).click();

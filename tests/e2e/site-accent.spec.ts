@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from './support/fixtures';
-import { startOwnServer, type OwnServer } from './support/own-server';
+import { signUpConfirmed, useOwnServer } from './support/own-server';
 
 /**
  * The saved accent on every page as the server sends it (issue 58): the stylesheet's link comes
@@ -12,21 +12,8 @@ const GREEN_RGB = 'rgb(26, 127, 55)';
 const BOOTSTRAP_BLUE = '#0d6efd';
 
 test.describe('the accent colour', () => {
-  let server: OwnServer;
-  test.beforeAll(async () => {
-    server = await startOwnServer();
-  });
-  test.afterAll(async () => {
-    await server?.stop();
-  });
-
-  async function signUp(context: BrowserContext, email: string) {
-    const signedUp = await context.request.post('/api/auth/sign-up/email', { data: { email, password: DEFAULT_PASSWORD, name: 'owner' }, headers: { origin: server.baseURL } });
-    expect(signedUp.status(), await signedUp.text()).toBe(200);
-    const token = new URL((await server.waitForMail(email, /confirm/i)).links[0]!).searchParams.get('token')!;
-    const verified = await context.request.get(`/api/auth/verify-email?token=${encodeURIComponent(token)}`, { headers: { origin: server.baseURL }, maxRedirects: 0 });
-    expect([200, 302]).toContain(verified.status());
-  }
+  const server = useOwnServer();
+  const signUp = (context: BrowserContext, email: string) => signUpConfirmed(server, context, email, DEFAULT_PASSWORD);
 
   /** A fresh load of `path`; with scripts, until the app has hydrated (a focus starts a reading page's app). */
   async function load(page: Page, path: string, javaScriptEnabled: boolean) {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from './support/fixtures';
-import { startOwnServer, type OwnServer } from './support/own-server';
+import { hydrated, signUpConfirmed, useOwnServer } from './support/own-server';
 
 /**
  * Pages the owner writes (issue 58), on a server of its own (the shared server's specs read the
@@ -8,27 +8,8 @@ import { startOwnServer, type OwnServer } from './support/own-server';
  * makes a page at /page/<address>; readers see them with scripts on and off.
  */
 test.describe('pages the owner writes', () => {
-  let server: OwnServer;
-  test.beforeAll(async () => {
-    server = await startOwnServer();
-  });
-  test.afterAll(async () => {
-    await server?.stop();
-  });
-
-  async function hydrated(page: Page, path: string) {
-    await page.goto(path);
-    await page.evaluate(() => window.dispatchEvent(new FocusEvent('focusin')));
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
-  }
-
-  async function signUp(context: BrowserContext, email: string) {
-    const signedUp = await context.request.post('/api/auth/sign-up/email', { data: { email, password: DEFAULT_PASSWORD, name: 'owner' }, headers: { origin: server.baseURL } });
-    expect(signedUp.status(), await signedUp.text()).toBe(200);
-    const token = new URL((await server.waitForMail(email, /confirm/i)).links[0]!).searchParams.get('token')!;
-    const verified = await context.request.get(`/api/auth/verify-email?token=${encodeURIComponent(token)}`, { headers: { origin: server.baseURL }, maxRedirects: 0 });
-    expect([200, 302]).toContain(verified.status());
-  }
+  const server = useOwnServer();
+  const signUp = (context: BrowserContext, email: string) => signUpConfirmed(server, context, email, DEFAULT_PASSWORD);
 
   /** A reader's page, with or without scripts. */
   async function readerPage(browser: Browser, javaScriptEnabled: boolean, path: string): Promise<Page> {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { expect } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { e2eDataDir, e2eServerEnv, serverEntry } from '../../../scripts/e2e-server-env.mjs';
 import { readOutbox, type OutboxMail } from '../../../src/server/testing/outbox-reader';
 
@@ -64,4 +64,45 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The describe block's own server: started before its first test, stopped after its last. The
+ * answer stands for it from then on (its `baseURL` read when a test runs).
+ */
+export function useOwnServer(env: Record<string, string> = {}): OwnServer {
+  let started: OwnServer | undefined;
+  test.beforeAll(async () => {
+    started = await startOwnServer(env);
+  });
+  test.afterAll(async () => {
+    await started?.stop();
+  });
+  const current = () => {
+    if (!started) throw new Error('the spec’s own server is not started yet (use it inside a test)');
+    return started;
+  };
+  return {
+    get baseURL() {
+      return current().baseURL;
+    },
+    waitForMail: (to, subject) => current().waitForMail(to, subject),
+    stop: () => current().stop(),
+  };
+}
+
+/** Opens `path` and waits until the app has hydrated (a focus starts a reading page's app). */
+export async function hydrated(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.evaluate(() => window.dispatchEvent(new FocusEvent('focusin')));
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+}
+
+/** Signs up through the API and confirms through the e-mailed link, as the shared fixtures do. */
+export async function signUpConfirmed(server: OwnServer, context: BrowserContext, email: string, password: string): Promise<void> {
+  const signedUp = await context.request.post('/api/auth/sign-up/email', { data: { email, password, name: 'owner' }, headers: { origin: server.baseURL } });
+  expect(signedUp.status(), await signedUp.text()).toBe(200);
+  const token = new URL((await server.waitForMail(email, /confirm/i)).links[0]!).searchParams.get('token')!;
+  const verified = await context.request.get(`/api/auth/verify-email?token=${encodeURIComponent(token)}`, { headers: { origin: server.baseURL }, maxRedirects: 0 });
+  expect([200, 302]).toContain(verified.status());
 }
