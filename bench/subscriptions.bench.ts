@@ -25,7 +25,7 @@ import { createBlogEvents } from '../src/server/core/blog-events.js';
 import { seedAuthor, seedSubscribers } from '../src/server/subscriptions/seed-subscribers.js';
 import { startSmtpServer } from '../src/server/testing/smtp-server.js';
 import { getBlog } from '../src/server/blogs/blogs.service.js';
-import { createSiteSettings } from '../src/server/settings/site-settings.js';
+import { createSiteSettings } from '../src/server/core/site-settings.js';
 
 const SUBSCRIBERS = Number(process.argv[2] ?? 10_000);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);

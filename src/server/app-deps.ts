@@ -10,7 +10,7 @@ import type { JobQueue } from './queue/job-queue.js';
 import type { RateLimiter } from './rate-limit/rate-limit.js';
 import type { ImageStorage } from './storage/storage.js';
 import type { ContentChanges } from './cache/content-changes.js';
-import type { SiteSettingsAccess } from './settings/site-settings.js';
+import type { SiteSettingsAccess } from './core/site-settings.js';
 
 /**
  * What every route plugin receives: the app's parts, built once in `buildApp`. In its own

@@ -77,7 +77,7 @@ import { registerAnalyticsCounting, siteHostOf } from './analytics/analytics-cou
 import { registerAnalyticsJob } from './analytics/analytics.job.js';
 import { analyticsRoutes, siteAnalyticsRoutes } from './analytics/analytics.routes.js';
 import { accessRoutes } from './people/access.routes.js';
-import { createSiteSettings, settingsChangedBy, type SiteSettingsAccess } from './settings/site-settings.js';
+import { createSiteSettings, settingsChangedBy, type SiteSettingsAccess } from './core/site-settings.js';
 import { siteFileRoutes, siteSettingsAdminRoutes } from './settings/settings.routes.js';
 import { sitePagesAdminRoutes, sitePagesPublicRoutes } from './site-pages/site-pages.routes.js';
 import { siteInfoOf } from './settings/site-info.js';

@@ -51,7 +51,7 @@ const storedNavigationLinkSchema = z.object({ label: z.string(), url: z.string()
 /**
  * The site's settings, as the owner and administrators set them on /admin (issue 44). One row in
  * the database; `SITE_NAME` and the like only seed a fresh site. Every page, feed, e-mail, Open
- * Graph tag, the manifest and the fediverse actor read them through `settings/site-settings.ts`.
+ * Graph tag, the manifest and the fediverse actor read them through `core/site-settings.ts`.
  */
 export const siteSettingsSchema = z.object({
   siteName: z.string().trim().min(1).max(100),

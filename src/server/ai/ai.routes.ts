@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
 import { AppError, forbidden } from '../errors.js';
-import { may } from '../people/access.js';
+import { may } from '../core/access.js';
 import { toAiError } from './ai-provider.js';
 import { createAiService, type AiService, type BlogGeneration } from './ai.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';

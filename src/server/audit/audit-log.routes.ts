@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { AUDIT_PAGE_SIZE, auditLogPageSchema, auditLogQuerySchema } from '../../shared/audit-log-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { auditLogPage } from './audit-log.js';
+import { auditLogPage } from '../core/audit-log.js';
 
 /** `GET /api/admin/audit-log` (issue 44): owner and administrators only, newest first, a page at a time. */
 export const auditLogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {

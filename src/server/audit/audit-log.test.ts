@@ -3,7 +3,7 @@ import type { AuditLogPage } from '../../shared/audit-log-schema.js';
 import { AUDIT_PAGE_SIZE } from '../../shared/audit-log-schema.js';
 import { useTestApp, TEST_PUBLIC_URL } from '../testing/test-app.js';
 import { randomIp, useSignedUpUsers, type TestUser } from '../testing/test-users.js';
-import { recordAudit } from './audit-log.js';
+import { recordAudit } from '../core/audit-log.js';
 
 describe('the audit log', () => {
   const t = useTestApp({ SESSION_CACHE_SECONDS: '0' });

@@ -3,7 +3,7 @@ import { paths } from '../../shared/paths.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { SiteNameSource } from '../settings/site-settings.js';
+import type { SiteNameSource } from '../core/site-settings.js';
 import { findUserEmail } from './session.repository.js';
 
 /**

@@ -21,7 +21,7 @@ import { secondFactorHooks, secondFactorPlugins } from './second-factor.js';
 import { mustEnrolSecondFactor } from './staff-second-factor.js';
 import { ADDRESS_PROVING_SIGN_INS, accountCreated, mayRegister, newAddressOfMagicLink, termsForNewAccount } from '../people/registration.js';
 import { seatProvenOwnerEmail } from '../people/ownership.js';
-import { createSiteSettings, type SiteSettingsAccess } from '../settings/site-settings.js';
+import { createSiteSettings, type SiteSettingsAccess } from '../core/site-settings.js';
 
 /** The header our Fastify adapter sets to the client address Fastify trusts (see auth.routes.ts). */
 export const CLIENT_IP_HEADER = 'x-blog-client-ip';

@@ -8,7 +8,7 @@ import { badRequest } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import { browserOf, describeUserAgent, maskAddress } from './account-sessions.js';
 import { deleteAccountSession, findUserEmail, noteKnownBrowser } from './session.repository.js';
-import type { SiteNameSource } from '../settings/site-settings.js';
+import type { SiteNameSource } from '../core/site-settings.js';
 
 /**
  * A sign-in from a browser the account has not used before (issue 45): the account's owner gets a

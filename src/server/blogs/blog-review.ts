@@ -6,14 +6,14 @@ import type { SessionUser } from '../core/session-user.js';
 import type { Database } from '../db/schema.js';
 import { forbidden } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
-import { may } from '../people/access.js';
-import type { SiteSettingsAccess } from '../settings/site-settings.js';
+import { may } from '../core/access.js';
+import type { SiteSettingsAccess } from '../core/site-settings.js';
 import type { BlogWriter } from './blogs.service.js';
 import { selectReviewerEmails } from './blogs.repository.js';
 
 /**
  * What the signed-in account's role lets it do with blogs (issue 44), one check per action
- * (`people/roles.ts`): a reader writes nothing; a contributor writes drafts and submits them;
+ * (`core/roles.ts`): a reader writes nothing; a contributor writes drafts and submits them;
  * an author publishes their own (or submits, when the site reviews new blogs); an editor changes
  * anyone's; an administrator or the owner also deletes anyone's.
  */

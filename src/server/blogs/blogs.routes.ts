@@ -2,7 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authorPageSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
+import { authorPageSchema, blogAddressSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { changes, LISTS, reportChanges, theBlog, theBlogAndLists } from '../cache/route-caching.js';
 import { publicRead, publicReader } from '../http/public-read.js';
@@ -12,6 +12,7 @@ import {
   assertOwnBlog,
   createBlogAs,
   deleteBlog,
+  findBlogAddress,
   getBlog,
   listAuthorBlogs,
   listBlogs,
@@ -21,7 +22,7 @@ import {
 } from './blogs.service.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { idParams } from '../http/ids.js';
-import { may } from '../people/access.js';
+import { may } from '../core/access.js';
 import { blogWriterOf, deleteWriterOf, mailReviewers } from './blog-review.js';
 
 /** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
@@ -80,6 +81,22 @@ export const blogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       // Editors (issue 44) open anyone's blog to edit it, a draft submitted for review too.
       const anyBlog = viewerId !== null && may(deps.config, await deps.sessions.optionalUser(request), { blog: 'editAny' });
       return getBlog(serviceDeps(request), viewerId, request.params.id, anyBlog);
+    },
+  );
+
+  // Kept under the lists' tag: every write that gives a blog another address, or takes one away
+  // (a new title, a deletion, publishing, hiding), changes the lists too.
+  app.get(
+    '/api/blogs/by-slug/:slug',
+    publicRead(LISTS, {
+      tags: ['blogs'],
+      summary: "The blog a readable address (`/blog/<slug>`) names: its id and current slug, which differs from the one asked for when that is an old address",
+      params: z.object({ slug: z.string() }),
+      response: { 200: blogAddressSchema, 404: apiErrorSchema },
+    }),
+    async (request, reply) => {
+      const viewerId = await publicReader(deps, request, reply);
+      return findBlogAddress(serviceDeps(request), viewerId, request.params.slug);
     },
   );
 };

@@ -6,11 +6,13 @@ import {
   blogStatusSchema,
   type AuthorPage,
   type Blog,
+  type BlogAddress,
   type BlogPage,
   type BlogSort,
   type BlogStatus,
 } from '../../shared/blog-schema.js';
 import { PAGE_SIZE } from '../../shared/constants.js';
+import { blogSlugSchema } from '../../shared/blog-slug.js';
 import { messages } from '../../shared/messages.js';
 import { tagsInputSchema } from '../../shared/tag-schema.js';
 import type { PublicData } from '../cache/public-data.js';
@@ -27,7 +29,7 @@ import { newImageKey } from '../storage/storage.js';
 import { toBlogJson, toBlogSummaryJson } from '../core/blog-json.js';
 import { publicAuthorName } from '../../shared/author-name.js';
 import type { ShowAuthorsBy } from '../../shared/site-settings-schema.js';
-import type { SiteSettingsSource } from '../settings/site-settings.js';
+import type { SiteSettingsSource } from '../core/site-settings.js';
 import { withViewerVotes, type ViewerVotes } from '../core/viewer-votes.js';
 import { renderBlogWithImages } from './blog-rendering.service.js';
 import { blogStatesBefore, isPublicBlog, recordBlogChange, recordingBlogChange } from '../core/blog-events.js';
@@ -43,6 +45,7 @@ import {
   setBlogSubmitted,
   selectListPage,
   updateOwnBlog,
+  findBlogBySlug,
   type ListFilter,
 } from './blogs.repository.js';
 import { findBlogRow, selectBlogRows } from '../core/blog-rows.repository.js';
@@ -73,7 +76,7 @@ const showAuthorsByOf = async (deps: BlogsDeps): Promise<ShowAuthorsBy> => (deps
 const notYours = () => forbidden('You can only change your own blogs.');
 
 /**
- * What the writer's role lets a write do (issue 44), worked out by the route from `people/access`:
+ * What the writer's role lets a write do (issue 44), worked out by the route from `core/access`:
  * `publishing` is 'publish' (authors and up), 'review' (an author's publish of a draft becomes a
  * submission when the site reviews new blogs) or 'refuse' (contributors); `anyBlog` and
  * `deleteAny` let editors change, and administrators delete, anyone's blog.
@@ -150,6 +153,13 @@ export async function getBlog(deps: BlogsDeps, viewerId: string | null, rawId: s
   const row = (await findBlogRow(deps.db, viewerId, id)) ?? (anyBlog ? await selectBlogRows(deps.db, viewerId).where('blogs.id', '=', id).executeTakeFirst() : undefined);
   if (!row) throw noSuchBlog();
   return toBlogJson(row, deps.storage, await showAuthorsByOf(deps));
+}
+
+/** The blog a readable address names and its current slug; an address with no blog (or not one the viewer may see) answers as an unknown blog does. */
+export async function findBlogAddress(deps: Pick<BlogsDeps, 'db'>, viewerId: string | null, slug: string): Promise<BlogAddress> {
+  const found = blogSlugSchema.safeParse(slug).success ? await findBlogBySlug(deps.db, slug, viewerId) : undefined;
+  if (!found) throw noSuchBlog();
+  return found;
 }
 
 /**

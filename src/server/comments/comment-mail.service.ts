@@ -11,7 +11,7 @@ import { escapeHtmlText, outgoingText } from '../markdown/outgoing-text.js';
 import { renderCommentBody } from '../core/comment-body.js';
 import { claimCommentMailSlot, findCommentMailFacts, isCommentMailEnabled, saveCommentMailSetting } from './comment-mail.repository.js';
 import { unsubscribeToken, userOfUnsubscribeToken } from './unsubscribe-token.js';
-import type { SiteNameSource } from '../settings/site-settings.js';
+import type { SiteNameSource } from '../core/site-settings.js';
 
 /** At most one mail per blog per person in this window, however many comments arrive. */
 export const COMMENT_MAIL_WINDOW_SECONDS = 60 * 60;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { publicAuthorName } from '../../shared/author-name.js';
 import type { ShowAuthorsBy } from '../../shared/site-settings-schema.js';
-import type { SiteSettingsSource } from '../settings/site-settings.js';
+import type { SiteSettingsSource } from '../core/site-settings.js';
 import type { Comment, CommentList, CommentThread } from '../../shared/comment-schema.js';
 import { messages } from '../../shared/messages.js';
 import { findBlogRow } from '../core/blog-rows.repository.js';

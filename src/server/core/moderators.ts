@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { SessionUser } from './session-user.js';
-import { may } from '../people/access.js';
+import { may } from './access.js';
 
 /**
  * Moderators are editors and above (issue 44), and the accounts `MODERATOR_EMAILS` names (at

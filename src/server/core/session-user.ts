@@ -4,6 +4,6 @@ import type { Role } from '../../shared/role-schema.js';
 export interface SessionUser {
   id: string;
   email: string;
-  /** The account's stored role; what it may do is `people/access.ts`'s to say (`MODERATOR_EMAILS` raises it). */
+  /** The account's stored role; what it may do is `core/access.ts`'s to say (`MODERATOR_EMAILS` raises it). */
   role: Role;
 }

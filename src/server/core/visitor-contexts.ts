@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { applyCacheDeclarations, privateAnswer } from '../cache/route-caching.js';
 import type { Config } from '../config.js';
 import { notFound } from '../errors.js';
-import { may } from '../people/access.js';
-import type { Permission } from '../people/roles.js';
+import { may } from './access.js';
+import type { Permission } from './roles.js';
 import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.js';
 import type { SessionUser } from './session-user.js';
 
@@ -44,7 +44,7 @@ export const limitedPerUser = (key: string, rule: RateLimitRule, message?: strin
 
 /**
  * Who may call a context's routes: anyone; any signed-in account (401 for the rest); or the accounts
- * with one permission of `people/roles.ts` (everyone else, signed out too, gets the 404 of a page
+ * with one permission of `core/roles.ts` (everyone else, signed out too, gets the 404 of a page
  * that does not exist).
  */
 export type Visitors = 'anyone' | 'signed-in' | Permission;

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import type { OutgoingRequestGuard } from '../http/public-address.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import type { ImageStorage } from '../storage/storage.js';
-import type { SiteSettingsAccess } from '../settings/site-settings.js';
+import type { SiteSettingsAccess } from '../core/site-settings.js';
 
 /**
  * What the site's federation is given (`federation.ts` re-exports it), and what each of its parts

@@ -4,7 +4,7 @@ import { findBlogRow } from '../core/blog-rows.repository.js';
 import { toBlogJson } from '../core/blog-json.js';
 import type { Database } from '../db/schema.js';
 import type { ImageStorage } from '../storage/storage.js';
-import type { SiteSettingsSource } from '../settings/site-settings.js';
+import type { SiteSettingsSource } from '../core/site-settings.js';
 
 /** The blog's JSON exactly as the public sees it (its page, the API); undefined for a draft, a hidden blog or a suspended author's. */
 export async function publicBlogJson(deps: { db: Kysely<Database>; storage: ImageStorage; siteSettings: SiteSettingsSource }, id: string): Promise<Blog | undefined> {

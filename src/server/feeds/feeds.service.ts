@@ -12,7 +12,7 @@ import { authorWithNewestBlogs, blogsById, feedsChangedAt, newestBlogs, sitemapP
 import { jsonFeed } from './json-feed.js';
 import { rssXml } from './rss-xml.js';
 import { type SitemapEntry, sitemapIndexXml, urlsetXml } from './sitemap-xml.js';
-import type { SiteSettingsSource } from '../settings/site-settings.js';
+import type { SiteSettingsSource } from '../core/site-settings.js';
 import { publicAuthorName } from '../../shared/author-name.js';
 
 export interface FeedDeps {

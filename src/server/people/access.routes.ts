@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { accessSchema } from '../../shared/role-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { effectiveRole, permissionsOf } from './roles.js';
+import { effectiveRole, permissionsOf } from '../core/roles.js';
 
 /** What the signed-in account may do, for the page's menus (the server checks every request itself). */
 export const accessRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Role } from '../../shared/role-schema.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../core/audit-log.js';
 import type { Database } from '../db/schema.js';
 import { removeEarlierWaysIn } from './ways-in.repository.js';
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { INVITATION_TTL_DAYS, PEOPLE_PAGE_SIZE, type Invitation, type InvitationInput, type PeoplePage, type PersonDeletion } from '../../shared/people-schema.js';
 import { messages } from '../../shared/messages.js';
 import { ROLE_LABELS, type Role } from '../../shared/role-schema.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../core/audit-log.js';
 import type { Config } from '../config.js';
 import { deleteUserAndContent } from '../core/account-deletion.repository.js';
 import { blogStatesBefore, recordBlogChanges } from '../core/blog-events.js';
@@ -12,7 +12,7 @@ import type { Database } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { parseId } from '../http/ids.js';
 import type { Mailer } from '../mail/mailer.js';
-import { readSiteSettings } from '../settings/site-settings.js';
+import { readSiteSettings } from '../core/site-settings.js';
 import { hashInvitationToken } from './invitations.repository.js';
 import { findPersonByEmail, lockPerson, moveBlogs, selectPendingInvitations, selectPeople, setRole } from './people.repository.js';
 

@@ -179,7 +179,7 @@ describe('what each role may do, checked by the server on every request', () => 
         .map((method) => `${method.toUpperCase()} ${path}`),
     );
     const accounted = new Set([...table.flatMap((row) => row.routes), ...guarded.map((row) => row.route), ...OPEN_TO_EVERY_ACCOUNT, ...PUBLIC]);
-    expect(changing.filter((route) => !accounted.has(route)), 'a new route: add it to the table (with the roles of people/roles.ts) or to a list that says who it is open to').toEqual([]);
+    expect(changing.filter((route) => !accounted.has(route)), 'a new route: add it to the table (with the roles of core/roles.ts) or to a list that says who it is open to').toEqual([]);
     expect([...accounted].filter((route) => !changing.includes(route)), 'a route that is gone').toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SiteSettingsSource } from '../settings/site-settings.js';
+import type { SiteSettingsSource } from '../core/site-settings.js';
 import type { SearchPage } from '../../shared/blog-schema.js';
 import { PAGE_SIZE, SEARCH_COUNT_CAP } from '../../shared/constants.js';
 import { toBlogSummaryJson } from '../core/blog-json.js';

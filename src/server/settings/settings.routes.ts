@@ -12,12 +12,12 @@ import {
 } from '../../shared/site-settings-form.js';
 import type { SiteSettings } from '../../shared/site-settings-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../core/audit-log.js';
 import { cachedAs, privateAnswer } from '../cache/route-caching.js';
 import { badRequest, notFound } from '../errors.js';
 import { readOneImageForm, registerOneImageForm } from '../images/one-image-form.js';
 import { iconFileUrl, iconPng, ICON_SIZES, isSiteImageKey, storeSiteImage, type IconSize } from './site-images.js';
-import { readSiteSettings } from './site-settings.js';
+import { readSiteSettings } from '../core/site-settings.js';
 
 /** What a save changes: every page, feed and the manifest show the site (`*`), and each process's copy of the settings (`site`). */
 const SETTINGS_SAVED = [EVERYTHING_TAG, SITE_TAG] as const;

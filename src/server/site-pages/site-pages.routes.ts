@@ -15,7 +15,7 @@ import {
   siteTextsSchema,
 } from '../../shared/site-pages-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../core/audit-log.js';
 import { cachedAs, privateAnswer, STATIC } from '../cache/route-caching.js';
 import { conflict, notFound } from '../errors.js';
 import { deleteSitePage, deleteSiteText, insertSitePage, sitePageBySlug, updateSitePage, writeSiteText } from './site-pages.repository.js';

@@ -15,7 +15,7 @@ import { enqueueJob, type JobQueue } from '../queue/job-queue.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { findSubscription, queueNewPostMails, type SubscriptionRow } from './subscriptions.repository.js';
 import { unsubscribeUrl } from './subscriptions.service.js';
-import type { SiteNameSource } from '../settings/site-settings.js';
+import type { SiteNameSource } from '../core/site-settings.js';
 
 /** One address, one new blog: its job key is `new-post-mail:<blog>:<address>`, so nobody hears of a blog twice. */
 export const NEW_POST_MAIL_JOB = 'new-post-mail';

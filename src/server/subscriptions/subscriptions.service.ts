@@ -22,7 +22,7 @@ import {
   upsertSubscription,
   type SubscriptionRow,
 } from './subscriptions.repository.js';
-import type { SiteNameSource } from '../settings/site-settings.js';
+import type { SiteNameSource } from '../core/site-settings.js';
 
 export interface SubscriptionDeps {
   db: Kysely<Database>;

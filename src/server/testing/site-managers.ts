@@ -1,6 +1,6 @@
 import type { Role } from '../../shared/role-schema.js';
 import type { SiteSettings } from '../../shared/site-settings-schema.js';
-import { SETTINGS_DEFAULTS } from '../settings/site-settings.js';
+import { SETTINGS_DEFAULTS } from '../core/site-settings.js';
 import { TEST_PUBLIC_URL, type TestApp } from './test-app.js';
 import type { TestUser } from './test-users.js';
 

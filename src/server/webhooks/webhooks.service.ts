@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { CreatedWebhook, NewWebhook, Webhook, WebhookDelivery, WebhookEvent, WebhookList } from '../../shared/webhook-schema.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../core/audit-log.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, notFound } from '../errors.js';
 import { NonPublicAddressError, type OutgoingRequestGuard } from '../http/public-address.js';

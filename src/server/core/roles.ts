@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 /**
  * What each role may do (issue 44), as Better Auth's access-control helper states it: one
  * statement of resources and their actions, one set per role. The server asks `can` (through
- * `people/access.ts`) on every request that needs more than being signed in; `roles.test.ts`
+ * `core/access.ts`) on every request that needs more than being signed in; `roles.test.ts`
  * checks the whole table of role × action.
  */
 const statement = {

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { SessionUser } from '../core/session-user.js';
+import type { SessionUser } from './session-user.js';
 import { can, effectiveRole, type Permission } from './roles.js';
 
 /** Whether the signed-in account may do the action; nobody signed in may do none. */
