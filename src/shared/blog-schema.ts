@@ -103,6 +103,8 @@ export type BlogImage = z.infer<typeof blogImageSchema>;
 export const blogSchema = z.object({
   id: z.string(),
   title: z.string(),
+  /** Its readable address is `/blog/<slug>` (issue 58): made from the title, unique on the site, its canonical URL. */
+  slug: z.string(),
   blog: z.string(),
   html: z.string(),
   excerpt: z.string(),
@@ -178,3 +180,10 @@ export const voteResultSchema = z.object({
   myVote: voteDirectionSchema.nullable(),
 });
 export type VoteResult = z.infer<typeof voteResultSchema>;
+
+/**
+ * `GET /api/blogs/by-slug/:slug` (issue 58): the blog a readable address names, and its current
+ * slug; it differs from the one asked for when that is an old address (the page answers 301).
+ */
+export const blogAddressSchema = z.object({ id: z.string(), slug: z.string() });
+export type BlogAddress = z.infer<typeof blogAddressSchema>;

@@ -40,6 +40,8 @@ export const paths = {
   following: () => '/following',
   auth: (view?: string, extra: Record<string, string> = {}) => withQuery('/auth', { view, ...extra }),
   viewBlog: (id: string) => withQuery('/viewBlog', { id }),
+  /** A blog's readable address (issue 58), its canonical URL; `/viewBlog?id=` shows the same page. */
+  blog: (slug: string) => `/blog/${encodeURIComponent(slug)}`,
   edit: (id: string) => withQuery('/edit', { id }),
   /** `searchIn` 'all' is 'Search in text too'; the spec's title search has no `in`. */
   search: (searchTerm: string, page?: number, searchIn?: string) =>

@@ -200,3 +200,18 @@ export async function selectReviewerEmails(db: Db, moderatorEmails: readonly str
     .execute();
   return [...new Set(rows.map((row) => row.email))];
 }
+
+/**
+ * The blog a readable address names, if `viewerId` may see it (`blogVisibleTo`: a draft or hidden
+ * blog only for its author, as `/viewBlog?id=`), and its current slug: an old address names its
+ * blog until another blog takes it.
+ */
+export async function findBlogBySlug(db: Db, slug: string, viewerId: string | null) {
+  return db
+    .selectFrom('blog_slugs')
+    .innerJoin('blogs', 'blogs.id', 'blog_slugs.blog_id')
+    .select(['blogs.id', 'blogs.slug'])
+    .where('blog_slugs.slug', '=', slug)
+    .where(blogVisibleTo(viewerId))
+    .executeTakeFirst();
+}

@@ -33,6 +33,7 @@ function summaryFields(row: CommonRow, storage: ImageStorage, showAuthorsBy: Sho
   return {
     id: row.id,
     title: row.title,
+    slug: row.slug,
     // The one place a blog's author is named for the API: the site's 'Show authors by' (issue 58).
     author: publicAuthorName(showAuthorsBy, { email: row.author, displayName: row.author_display_name, handle: row.author_handle }),
     userId: row.user_id,

@@ -14,6 +14,7 @@ function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
     .select([
       'blogs.id',
       'blogs.title',
+      'blogs.slug',
       'blogs.excerpt',
       'blogs.reading_minutes',
       'blogs.user_id',

@@ -24,13 +24,15 @@ export function imageColumns(image: StoredImage | null) {
 /** A new blog's row, written and rendered (the editor's and the import's); its id. */
 export async function insertBlog(
   db: Kysely<Database> | Transaction<Database>,
-  row: { userId: string; title: string; body: string; status: BlogStatus; publishAt: Date | null; tags: string[]; rendered: RenderedMarkdown; image: StoredImage | null },
+  row: { userId: string; title: string; slug?: string; body: string; status: BlogStatus; publishAt: Date | null; tags: string[]; rendered: RenderedMarkdown; image: StoredImage | null },
 ): Promise<string> {
   const inserted = await db
     .insertInto('blogs')
     .values({
       user_id: row.userId,
       title: row.title,
+      // Given by an import (its old address); else the `blogs_slug` trigger makes it from the title, unique.
+      ...(row.slug ? { slug: row.slug } : {}),
       body: row.body,
       status: row.status,
       tags: row.tags,

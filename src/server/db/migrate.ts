@@ -34,6 +34,7 @@ import * as analyticsViewGroups from './migrations/2026-12-06-01-analytics-view-
 import * as hashedRateLimitKeys from './migrations/2026-12-07-05-hashed-rate-limit-keys.js';
 import * as excerptsWithoutImageText from './migrations/2026-12-08-03-excerpts-without-image-text.js';
 import * as sitePages from './migrations/2026-12-08-14-site-pages.js';
+import * as blogSlugs from './migrations/2026-12-08-15-blog-slugs.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-07-05-hashed-rate-limit-keys': hashedRateLimitKeys,
   '2026-12-08-03-excerpts-without-image-text': excerptsWithoutImageText,
   '2026-12-08-14-site-pages': sitePages,
+  '2026-12-08-15-blog-slugs': blogSlugs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -88,4 +90,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
       cause: error,
     });
   }
+}
+
+/** Up to and including the migration `name` (an upgrade test's earlier version of the schema). */
+export async function migrateTo(db: Kysely<any>, name: string): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateTo(name);
+  if (error || results?.some((result) => result.status === 'Error')) throw new Error(`Database migration to ${name} failed`, { cause: error });
 }

@@ -92,6 +92,11 @@ export interface BlogTable {
   id: Generated<string>;
   user_id: string;
   title: string;
+  /**
+   * Its readable address, `/blog/<slug>` (issue 58): made from the title by the `blogs_slug`
+   * trigger on insert (or given, by an import) and moved when the title's slug changes.
+   */
+  slug: Generated<string>;
   body: string;
   image_key: string | null;
   /** The stored image's own size; null with no image, or before the backfill reached it. */
@@ -546,6 +551,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   contact_messages: ContactMessageTable;
   blogs: BlogTable;
+  blog_slugs: BlogSlugTable;
   votes: VoteTable;
   reports: ReportTable;
   moderation_log: ModerationLogTable;
@@ -578,6 +584,14 @@ export interface Database {
   analytics_daily_sources: AnalyticsDailySourceTable;
   analytics_monthly_sources: AnalyticsMonthlySourceTable;
   analytics_daily_readers: AnalyticsDailyReadersTable;
+}
+
+/** Every address a blog has had: the current one, and old ones that answer 301 to it (migration 2026-12-08-15). */
+export interface BlogSlugTable {
+  slug: string;
+  blog_id: string;
+  is_current: Generated<boolean>;
+  created_at: Generated<Date>;
 }
 
 export interface FederationKeyTable {

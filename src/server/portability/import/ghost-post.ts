@@ -80,6 +80,7 @@ export function ghostPostItem(raw: Record<string, unknown>, tables: GhostTables,
     const post: ImportedPost = {
       sourceId: postId,
       title: (raw.title as string | null | undefined) ?? '',
+      ...(typeof raw.slug === 'string' && raw.slug ? { slug: raw.slug } : {}),
       body: extras ? (extras.markdown ?? bodyOf(raw, notes)) : '',
       status: published && !keptPrivate ? 'published' : 'draft',
       createdAt: published ? (publishedAt ?? createdAt) : createdAt,

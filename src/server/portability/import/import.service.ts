@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { blogDraftInputSchema, blogInputSchema } from '../../../shared/blog-schema.js';
 import { COMMENT_MAX_LENGTH } from '../../../shared/constants.js';
 import { insertBlog } from '../../core/blog-writes.repository.js';
+import { slugWords } from '../../../shared/blog-slug.js';
 import { recordBlogChange } from '../../core/blog-events.js';
 import { renderBlogBody } from '../../core/blog-body.js';
 import { renderCommentBody } from '../../core/comment-body.js';
@@ -214,7 +215,9 @@ async function importPost(deps: ImportDeps, archive: ImportArchive, reader: Impo
     const cover = images.stored.find((each) => each.url === undefined)?.image ?? null;
     const blogId = await deps.db.transaction().execute(async (trx) => {
       const userId = await accountFor(trx, post.author, ctx);
-      const id = await insertBlog(trx, { userId, title: text.data.title, body, status: post.status, publishAt: null, tags: post.tags, rendered, image: cover });
+      // The old site's address is kept where it is free (else `-2`…); one with nothing to keep gives way to the title's.
+      const slug = slugWords(post.slug ?? '') || undefined;
+      const id = await insertBlog(trx, { userId, title: text.data.title, slug, body, status: post.status, publishAt: null, tags: post.tags, rendered, image: cover });
       await setImportedBlogDates(trx, id, post);
       for (const each of inline) await insertImportedInlineImage(trx, { key: each.image.key, userId, blogId: id, width: each.image.width, height: each.image.height });
       await recordImported(trx, { source: reader.source, kind: 'post', sourceId: post.sourceId, blogId: id });

@@ -23,6 +23,8 @@ export interface ImportedPost {
   /** Unique inside its source: the export's own id (or the file's path for Markdown). */
   sourceId: string;
   title: string;
+  /** Its address on the old site (Ghost's `slug`, WordPress's `wp:post_name`), kept as its readable address (issue 58) where it is free. */
+  slug?: string;
   /** Markdown; images may still name files of the archive or remote URLs (see `resolveImage`). */
   body: string;
   status: 'draft' | 'published';

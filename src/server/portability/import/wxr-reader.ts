@@ -248,6 +248,8 @@ function toReadItem(item: Element, fallback: FallbackAuthor | undefined, authors
       post: {
         sourceId,
         title,
+        // WordPress keeps a non-ASCII slug percent-encoded.
+        ...(f('wp:post_name') ? { slug: decodedSlug(f('wp:post_name')) } : {}),
         body: markdown(item.fields.get('content:encoded')),
         status: published ? 'published' : 'draft',
         createdAt: wpDate(f('wp:post_date_gmt'), f('wp:post_date'), 'wp:post_date_gmt') ?? parseDate(f('pubDate'), 'pubDate'),
@@ -276,4 +278,12 @@ function wpDate(gmt: string, local: string, field: string): Date | null {
   const value = gmt && !gmt.startsWith('0000') ? gmt : local && !local.startsWith('0000') ? local : '';
   if (!value) return null;
   return parseDate(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(value) ? `${value.replace(' ', 'T')}Z` : value, field);
+}
+
+function decodedSlug(postName: string): string {
+  try {
+    return decodeURIComponent(postName);
+  } catch {
+    return postName;
+  }
 }
