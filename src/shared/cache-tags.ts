@@ -23,8 +23,10 @@ export function blogTag(id: string): string {
 /**
  * What a page shows, declared by its screen: the cache tags of the page rendered for `url`, or
  * 'never' for a page that is not kept (it is about its reader, or changes without a write).
+ * `loaded` is what the screen's loader returned, for a page whose URL alone does not say what it
+ * shows (`/blog/<slug>`: the blog its address names).
  */
-export type PageCaching = 'never' | ((url: URL) => readonly string[] | undefined);
+export type PageCaching = 'never' | ((url: URL, loaded?: unknown) => readonly string[] | undefined);
 
 /** A page of lists (home, search, an author's or a tag's blogs, the tags). */
 export const LIST_PAGE: PageCaching = () => [LISTS_TAG];

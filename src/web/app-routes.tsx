@@ -40,6 +40,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/support', async () => (await import('./routes/support')).supportScreen),
         screen('/page/:slug', async () => (await import('./routes/site-page')).sitePageScreen),
         screen('/viewBlog', async () => (await import('./routes/view-blog')).viewBlogScreen),
+        screen('/blog/:slug', async () => (await import('./routes/view-blog')).blogAtAddressScreen),
         screen('/settings', async () => (await import('./routes/settings')).settingsScreen),
         screen('/search', async () => (await import('./routes/search')).searchScreen),
         screen('/ai', async () => (await import('./routes/ai')).aiScreen),

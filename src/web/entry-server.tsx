@@ -56,7 +56,9 @@ export async function renderPage(url: URL, site: SiteInfo, viewer: PageViewer = 
 /** The tags the deepest matched screen declares for this URL; none for a page that is never kept. */
 function pageCacheTags(context: StaticHandlerContext, url: URL): readonly string[] | undefined {
   const cache = deepestHandle(context)?.cache;
-  return cache === undefined || cache === 'never' ? undefined : cache(url);
+  if (cache === undefined || cache === 'never') return undefined;
+  const deepest = context.matches.findLast((match) => isRouteHandle(match.route.handle as unknown));
+  return cache(url, deepest ? context.loaderData[deepest.route.id] : undefined);
 }
 
 /**

@@ -95,11 +95,16 @@ describe('server-rendered pages', () => {
     expect(titlesOn(second.text).filter((title) => titlesOn(first.text).includes(title))).toEqual([]);
   });
 
-  it('renders a blog as an article: title, description, Open Graph with an absolute image, Twitter card, JSON-LD', async () => {
-    const response = await get(`/viewBlog?id=${imageBlog.id}`);
+  it.each([
+    ['its readable address', () => `/blog/${imageBlog.slug}`],
+    ['/viewBlog?id=', () => `/viewBlog?id=${imageBlog.id}`],
+  ])('renders a blog at %s as an article: title, description, Open Graph with an absolute image, Twitter card, JSON-LD', async (_case, path) => {
+    const response = await get(path());
     expect(response.statusCode).toBe(200);
     const page = parsePage(response.body);
-    const url = `${TEST_PUBLIC_URL}/viewBlog?id=${imageBlog.id}`;
+    // Both addresses name the readable one as the page's URL (issue 58).
+    expect(imageBlog.slug).toBe('blog-with-a-picture');
+    const url = `${TEST_PUBLIC_URL}/blog/blog-with-a-picture`;
     expect(page.title).toBe('Blog with a picture · Field Notes');
     expect(page.description!.length).toBeLessThanOrEqual(156);
     expect(page.description).toMatch(/^Words\. Words\..*…$/);
@@ -122,6 +127,32 @@ describe('server-rendered pages', () => {
       url,
     });
     expect(page.text).toContain('Words. Words.');
+  });
+
+  it("answers a blog's old address with a 301 to its new one, and an unknown address with the blog's 404", async () => {
+    const renamed = await createBlog('A title to change', 'Words.');
+    const form = new FormData();
+    form.append('title', 'A title changed');
+    form.append('blog', 'Words.');
+    const body = new Response(form);
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/blogs/${renamed.id}`,
+      payload: Buffer.from(await body.arrayBuffer()),
+      headers: { cookie: author.cookie, origin: TEST_PUBLIC_URL, 'content-type': body.headers.get('content-type')! },
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    const moved = await get('/blog/a-title-to-change');
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe('/blog/a-title-changed');
+    const page = parsePage((await get('/blog/a-title-changed')).body);
+    expect(page.canonical).toBe(`${TEST_PUBLIC_URL}/blog/a-title-changed`);
+    expect(page.text).toContain('A title changed');
+    for (const path of ['/blog/no-such-blog', '/blog/Not%20a%20slug']) {
+      const missing = await get(path);
+      expect(missing.statusCode, path).toBe(404);
+      expect(parsePage(missing.body).text).toContain('This blog does not exist');
+    }
   });
 
   it('gives a blog without an image a summary card and no og:image', async () => {

@@ -17,6 +17,8 @@ export const blogQueryKeys = {
   /** A tag's blogs, and the list of tags with their counts: under `lists()` too, as every write may change them. */
   tag: (name: string, sort: BlogSort, page: number) => [...blogQueryKeys.lists(), 'tag', name, sort, page] as const,
   tags: (page: number) => [...blogQueryKeys.lists(), 'tags', page] as const,
+  /** The blog a readable address names (`/blog/<slug>`): under `lists()`, as the server keeps it under the lists' tag. */
+  address: (slug: string) => [...blogQueryKeys.lists(), 'address', slug] as const,
   details: () => [...blogQueryKeys.all, 'detail'] as const,
   detail: (id: string) => [...blogQueryKeys.details(), id] as const,
   /** The signed-in viewer's own drafts (`/drafts`). */
