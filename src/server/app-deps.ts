@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Auth } from './auth/auth.js';
 import type { PublicData } from './cache/public-data.js';
 import type { ViewerVotes } from './core/viewer-votes.js';
-import type { Sessions } from './auth/session.js';
+import type { AuthHandle, Sessions } from './core/sessions.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import type { Mailer } from './mail/mailer.js';
@@ -23,7 +22,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** The durable job queue (`queue/job-queue.ts`). */
   queue: JobQueue;
-  auth: Auth;
+  /** Better Auth's instance, as features other than auth may use it (`core/sessions.ts`). */
+  auth: AuthHandle;
   sessions: Sessions;
   storage: ImageStorage;
   /** Per-address and per-client limits, counted in the database (shared by all processes). */

@@ -9,8 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { AppDeps } from './app-deps.js';
-import { createAuth } from './auth/auth.js';
+import { createAuth, type AuthAppDeps } from './auth/auth.js';
 import { staffSecondFactorRule } from './auth/staff-second-factor.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { accountEnrolmentRoutes, accountRoutes, accountSignedInRoutes } from './auth/account.routes.js';
@@ -54,9 +53,9 @@ import { fromTheSite } from './mail/mail-sender.js';
 import { outboxRoutes } from './mail/outbox.routes.js';
 import { createJobQueue, type JobQueue } from './queue/job-queue.js';
 import { createBlogEvents } from './core/blog-events.js';
-import { invalidateOnBlogEvents } from './cache/blog-event-invalidation.js';
+import { invalidateOnBlogEvents } from './core/blog-event-invalidation.js';
 import type { ContentChanges } from './cache/content-changes.js';
-import { registerQueueCleanupJob } from './queue/queue-cleanup.job.js';
+import { registerQueueCleanupJob } from './core/queue-cleanup.job.js';
 import { registerContactJob } from './contact/contact.service.js';
 import { registerSubscriptionJobs } from './subscriptions/new-post-mail.js';
 import { subscriptionLinkRoutes, subscriptionRoutes, subscriptionSignedInRoutes } from './subscriptions/subscriptions.routes.js';
@@ -88,7 +87,7 @@ import { registerWebhookEvents } from './webhooks/webhook-events.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import type { WebhooksDeps } from './webhooks/webhooks.service.js';
 import { auditLogRoutes } from './audit/audit-log.routes.js';
-import { applyOwnerEmail, firstAccountAwaited } from './people/ownership.js';
+import { applyOwnerEmail, firstAccountAwaited } from './core/ownership.js';
 import { ownershipRoutes, peopleRoutes } from './people/people.routes.js';
 import type { SuspendAccount } from './people/people.service.js';
 import { invitationRoutes } from './people/invitations.routes.js';
@@ -267,7 +266,7 @@ export async function buildApp(options: BuildAppOptions) {
     }
   }
   const viewerVotes = createViewerVotes(database.db);
-  const deps: AppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes, contentChanges, siteSettings };
+  const deps: AuthAppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes, contentChanges, siteSettings };
   // Webhooks (docs/webhooks.md): deliveries only to public addresses unless WEBHOOKS_ALLOW_PRIVATE_ADDRESS.
   const webhooks: WebhooksDeps = { db: database.db, queue, guard: outgoingRequestGuard({ allowPrivateAddress: config.webhooks.allowPrivateAddress }), publicUrl: config.publicUrl, maxAttempts: config.webhooks.maxAttempts };
   registerSecurityHeaders(app, securityHeaders);

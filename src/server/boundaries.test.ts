@@ -24,9 +24,24 @@ describe('the server’s import boundaries', () => {
     expect(await boundaryErrors('src/server/core/probe.ts', "import { listBlogs } from '../blogs/blogs.service.js';\nexport const x = listBlogs;\n")).toEqual([
       expect.stringContaining('The core and the infrastructure import no feature'),
     ]);
+    // People, settings and audit are features too (issue 57): they import neither auth nor each
+    // other, and the core (which holds `may`, the roles, the settings accessor and the audit write)
+    // imports none of them.
+    expect(await boundaryErrors('src/server/people/probe.ts', "import { createAuth } from '../auth/auth.js';\nexport const x = createAuth;\n")).toEqual([expect.stringContaining('Features do not import each other')]);
+    expect(await boundaryErrors('src/server/settings/probe.ts', "import { peopleRoutes } from '../people/people.routes.js';\nexport const x = peopleRoutes;\n")).toEqual([expect.stringContaining('Features do not import each other')]);
+    expect(await boundaryErrors('src/server/audit/probe.ts', "import { settingsRoutes } from '../settings/settings.routes.js';\nexport const x = settingsRoutes;\n")).toEqual([expect.stringContaining('Features do not import each other')]);
+    expect(await boundaryErrors('src/server/webhooks/probe.ts', "import { analyticsRoutes } from '../analytics/analytics.routes.js';\nexport const x = analyticsRoutes;\n")).toEqual([expect.stringContaining('Features do not import each other')]);
+    expect(await boundaryErrors('src/server/auth/probe.ts', "import { accountCreated } from '../people/registration.js';\nexport const x = accountCreated;\n")).toEqual([expect.stringContaining('Features do not import each other')]);
+    for (const feature of ['people', 'settings', 'audit']) {
+      expect(await boundaryErrors('src/server/core/probe.ts', `import { x as y } from '../${feature}/probe.js';\nexport const x = y;\n`)).toEqual([expect.stringContaining('The core and the infrastructure import no feature')]);
+    }
+    expect(await boundaryErrors('src/server/http/probe.ts', "import { x as y } from '../people/probe.js';\nexport const x = y;\n")).toEqual([expect.stringContaining('The core and the infrastructure import no feature')]);
     // What is allowed: the core, the infrastructure, the feature's own files.
     expect(
       await boundaryErrors('src/server/comments/probe.ts', "import { findBlogRow } from '../core/blog-rows.repository.js';\nimport { notFound } from '../errors.js';\nimport { listComments } from './comments.service.js';\nexport const x = [findBlogRow, notFound, listComments];\n"),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors('src/server/people/probe.ts', "import { may } from '../core/access.js';\nimport { createSiteSettings } from '../core/site-settings.js';\nimport { recordAudit } from '../core/audit-log.js';\nexport const x = [may, createSiteSettings, recordAudit];\n"),
     ).toEqual([]);
   });
 });

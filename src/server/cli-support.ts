@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { PRIVATE_UMASK } from './db/private-files.js';
-import { configureImageMemory } from './images/image-memory.js';
+import { configureImageMemory } from './memory/image-memory.js';
 import { restartWithBudget } from './memory/budget-restart.js';
 
 /** Log lines of a CLI (warnings and errors) go to stderr as JSON; stdout is the report. */

@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openSiteDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { configureImageMemory } from './images/image-memory.js';
+import { configureImageMemory } from './memory/image-memory.js';
 import { stopImageWorker } from './images/image-worker-client.js';
 import { describeSplit } from './memory/memory-budget.js';
 import { answerBackupSignal } from './portability/backup/backup-signal.js';

@@ -4,7 +4,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountSchema, accountSessionsSchema, authProvidersSchema, deleteAccountSchema, freshProofSchema, NOT_ME_DONE, notMeInputSchema } from '../../shared/account-schema.js';
-import type { AppDeps } from '../app-deps.js';
+import type { AuthAppDeps } from './auth.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { ownProfileSchema, profileInputSchema } from '../../shared/profile-schema.js';
 import { deleteAccount, getAccount, getProfile, saveProfile } from './account.service.js';
@@ -18,7 +18,7 @@ import { idParams } from '../http/ids.js';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { AppError } from '../errors.js';
 import { EVERYTHING, LISTS, changes, neverCached, privateAnswer } from '../cache/route-caching.js';
-import { ownDataRead } from '../http/own-data-read.js';
+import { ownDataRead } from '../cache/own-data-read.js';
 import { limitedPerUser } from '../core/visitor-contexts.js';
 
 export const DELETE_ACCOUNT_RATE_LIMITS = {
@@ -40,7 +40,7 @@ const TOO_MANY_PROFILE_UPDATES = 'You have changed your profile many times in a 
 const signedIn = (request: FastifyRequest) => ({ user: request.user, session: request.userSession });
 
 /** The account screens' own API, beside Better Auth's endpoints at /api/auth/*: what anyone may ask. */
-export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+export const accountRoutes: FastifyPluginAsyncZod<AuthAppDeps> = async (app, deps) => {
   const providers = configuredSocialProviders(deps.config);
 
   app.get(
@@ -81,7 +81,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
 };
 
 /** Reading the account: open to staff who must still enrol a second factor (their Settings page needs it). */
-export const accountEnrolmentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+export const accountEnrolmentRoutes: FastifyPluginAsyncZod<AuthAppDeps> = async (app, deps) => {
   app.get(
     '/api/account',
     ownDataRead({ tags: ['account'], summary: 'The signed-in account', response: { 200: accountSchema } }),
@@ -90,7 +90,7 @@ export const accountEnrolmentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
 };
 
 /** The signed-in account's own: its profile, its sessions, proving it is you, deleting it. */
-export const accountSignedInRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+export const accountSignedInRoutes: FastifyPluginAsyncZod<AuthAppDeps> = async (app, deps) => {
   app.get(
     '/api/account/profile',
     ownDataRead({

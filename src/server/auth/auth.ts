@@ -8,6 +8,7 @@ import { magicLink } from 'better-auth/plugins/magic-link';
 import type { Kysely } from 'kysely';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/constants.js';
 import { messages } from '../../shared/messages.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Config, SocialProvider } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
@@ -19,8 +20,8 @@ import { noteSignIn } from './new-browser.js';
 import { authRateLimitStorage } from '../rate-limit/rate-limit.js';
 import { secondFactorHooks, secondFactorPlugins } from './second-factor.js';
 import { mustEnrolSecondFactor } from './staff-second-factor.js';
-import { ADDRESS_PROVING_SIGN_INS, accountCreated, mayRegister, newAddressOfMagicLink, termsForNewAccount } from '../people/registration.js';
-import { seatProvenOwnerEmail } from '../people/ownership.js';
+import { ADDRESS_PROVING_SIGN_INS, accountCreated, mayRegister, newAddressOfMagicLink, termsForNewAccount } from '../core/registration.js';
+import { seatProvenOwnerEmail } from '../core/ownership.js';
 import { createSiteSettings, type SiteSettingsAccess } from '../core/site-settings.js';
 
 /** The header our Fastify adapter sets to the client address Fastify trusts (see auth.routes.ts). */
@@ -297,3 +298,6 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** The app's parts as the auth feature's routes see them: Better Auth's whole instance, its API included (other features see `AuthHandle`). */
+export type AuthAppDeps = Omit<AppDeps, 'auth'> & { auth: Auth };

@@ -6,30 +6,10 @@ import type { Database } from '../db/schema.js';
 import { unauthorized } from '../errors.js';
 import type { Auth } from './auth.js';
 import { findSessionWithUser, touchSession } from './session.repository.js';
-import type { SessionUser } from '../core/session-user.js';
+import type { SessionInfo, Sessions } from '../core/sessions.js';
 import type { Role } from '../../shared/role-schema.js';
 
-export interface SessionInfo {
-  user: SessionUser;
-  session: { id: string; createdAt: Date };
-}
-
-export interface Sessions {
-  /** The signed-in user, or null. */
-  optionalUser(request: FastifyRequest): Promise<SessionUser | null>;
-  /** The signed-in user; 401 otherwise. */
-  requireUser(request: FastifyRequest): Promise<SessionUser>;
-  /** The signed-in user and their session (for checks on how fresh it is); 401 otherwise. */
-  requireSession(request: FastifyRequest): Promise<SessionInfo>;
-  /**
-   * Forgets every remembered session of the user in this process, at once (the other processes
-   * hear the database's `session_ended` notice within milliseconds): said by a write that ends
-   * sessions, before its answer is sent.
-   */
-  forgetUser(userId: string): void;
-  /** The same for one session (ended from Settings). */
-  forgetSession(sessionId: string): void;
-}
+export type { SessionInfo, Sessions } from '../core/sessions.js';
 
 /** A session's `last_seen_at` is written at most this often (Settings shows it to the minute or so). */
 const LAST_SEEN_EVERY_MS = 5 * 60_000;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { authorPageSchema, blogAddressSchema, blogListQuerySchema, blogPageSchema, blogSchema, pageQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { changes, LISTS, reportChanges, theBlog, theBlogAndLists } from '../cache/route-caching.js';
-import { publicRead, publicReader } from '../http/public-read.js';
+import { publicRead, publicReader } from '../cache/public-read.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { BLOG_FORM_LIMITS, readBlogForm } from './blog-form.js';
 import {

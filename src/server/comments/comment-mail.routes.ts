@@ -4,7 +4,7 @@ import { commentEmailSettingSchema, unsubscribeInputSchema } from '../../shared/
 import type { AppDeps } from '../app-deps.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import { getCommentMailSetting, setCommentMailSetting, unsubscribeWithToken } from './comment-mail.service.js';
-import { ownDataRead } from '../http/own-data-read.js';
+import { ownDataRead } from '../cache/own-data-read.js';
 import { registerOneClickUnsubscribe } from '../http/one-click-unsubscribe.js';
 
 /** Unsubscribing, per client address: a person clicks once; a stop for anyone guessing tokens. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { commentInputSchema, commentListSchema, commentSchema, newCommentInputSchema } from '../../shared/comment-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import { publicRead, publicReader } from '../http/public-read.js';
+import { publicRead, publicReader } from '../cache/public-read.js';
 import { registerCommentMailJob } from './comment-mail.service.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
 import { changes, reportChanges, reportedChanges, theBlog } from '../cache/route-caching.js';

@@ -1,6 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -64,6 +63,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  * The site's database as its configuration says, with the share of memory its budget gives
  * PGlite: the server and every command line open it through here, so a 512 MB machine runs each.
  */
-export function openSiteDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'memory'>, options: Pick<DatabaseOptions, 'loadDataDir'> = {}): Promise<DatabaseHandle> {
+/** What `openSiteDatabase` reads of the configuration (`Config` has it; declared here so the database imports nothing above it). */
+export interface SiteDatabaseConfig {
+  databaseUrl?: string;
+  dataDir: string;
+  memory: { pgliteSharedBuffersBytes?: number };
+}
+
+export function openSiteDatabase(config: SiteDatabaseConfig, options: Pick<DatabaseOptions, 'loadDataDir'> = {}): Promise<DatabaseHandle> {
   return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sharedBuffersBytes: config.memory.pgliteSharedBuffersBytes, ...options });
 }

@@ -16,7 +16,7 @@ import type { AppDeps } from '../app-deps.js';
 import { neverCached, privateAnswer } from '../cache/route-caching.js';
 import { webLinkOrNull } from '../core/remote-links.js';
 import { badRequest, notFound } from '../errors.js';
-import { ownDataRead } from '../http/own-data-read.js';
+import { ownDataRead } from '../cache/own-data-read.js';
 import { clientKey, type RateLimitRule } from '../rate-limit/rate-limit.js';
 import { limitedPerUser } from '../core/visitor-contexts.js';
 import type { FederationLoader } from './federation-loader.js';

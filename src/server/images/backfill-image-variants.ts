@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { ImageStorage } from '../storage/storage.js';
 import { selectImagesWithoutVariants, saveImageVariants } from './image-variants.repository.js';
-import { withImageSlot } from './image-memory.js';
+import { withImageSlot } from '../memory/image-memory.js';
 import { removeStoredImage, storeVariants } from './stored-image.js';
 import type { ContentChanges } from '../cache/content-changes.js';
 import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';

@@ -1,6 +1,6 @@
 import type { Metadata, SharpOptions } from 'sharp';
 import { payloadTooLarge, unsupportedMediaType } from '../errors.js';
-import { loadSharp } from './image-memory.js';
+import { loadSharp } from '../memory/image-memory.js';
 
 /** The multipart route stops reading an upload past this many bytes. */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { Sharp } from 'sharp';
-import { loadSharp } from './image-memory.js';
+import { loadSharp } from '../memory/image-memory.js';
 import { SHARP_OPTIONS } from './image-processing.js';
 
 /**

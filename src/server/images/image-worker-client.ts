@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../errors.js';
-import { configuredImageMemory } from './image-memory.js';
+import { configuredImageMemory } from '../memory/image-memory.js';
 import { type ProcessedImage, processUploadedImage } from './image-processing.js';
 import { type ImageVariants, renderImageVariants } from './image-variants.js';
 import { IMAGE_WORKER_SETTINGS, type ImageOperation, type ImageReply, type ImageRequest, type ImageWorkerSettings } from './image-worker-protocol.js';

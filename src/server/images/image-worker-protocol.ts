@@ -1,4 +1,4 @@
-import type { ImageMemory } from './image-memory.js';
+import type { ImageMemory } from '../memory/image-memory.js';
 import type { ProcessedImage } from './image-processing.js';
 import type { ImageVariants } from './image-variants.js';
 

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { configureImageMemory } from './image-memory.js';
+import { configureImageMemory } from '../memory/image-memory.js';
 import { processUploadedImage } from './image-processing.js';
 import { renderImageVariants } from './image-variants.js';
 import { IMAGE_WORKER_SETTINGS, type ImageReply, type ImageRequest, type ImageWorkerSettings } from './image-worker-protocol.js';

@@ -1,6 +1,6 @@
 import { ogImageKey, variantImageKey } from '../storage/image-key.js';
 import type { ImageStorage } from '../storage/storage.js';
-import { withImageSlot } from './image-memory.js';
+import { withImageSlot } from '../memory/image-memory.js';
 import { VARIANT_WIDTHS } from './image-variants.js';
 import { imageWork } from './image-worker-client.js';
 

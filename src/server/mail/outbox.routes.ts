@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import { OUTBOX_LIMIT, outboxSchema } from '../../shared/outbox-schema.js';
-import type { AppDeps } from '../app-deps.js';
+import type { Config } from '../config.js';
 import { latestOutboxMails } from './outbox.js';
 
 /**
@@ -10,7 +10,7 @@ import { latestOutboxMails } from './outbox.js';
  * outbox folder, for the owner and administrators (`{ site: 'manage' }`), so a first sign-up's link
  * is found without a shell. Registered only while `SMTP_URL` is unset.
  */
-export const outboxRoutes: FastifyPluginAsyncZod<Pick<AppDeps, 'config'>> = async (app, { config }) => {
+export const outboxRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const folder = path.join(config.dataDir, 'mail');
   const siteOrigin = new URL(config.publicUrl).origin;
   app.get(

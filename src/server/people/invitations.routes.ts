@@ -6,9 +6,9 @@ import { invitationAcceptedSchema, invitationAcceptSchema } from '../../shared/p
 import type { AppDeps } from '../app-deps.js';
 import { badRequest } from '../errors.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
-import { findUsableInvitationByToken } from './invitations.repository.js';
+import { findUsableInvitationByToken } from '../core/invitations.repository.js';
 import { giveAccountToInvitationHolder } from './invitations.service.js';
-import { asInvitationHolder } from './registration.js';
+import { asInvitationHolder } from '../core/registration.js';
 
 /** Far more than one person accepting their invitation needs; a stop for guessing tokens. */
 export const INVITATION_ACCEPT_RATE_LIMIT = { max: 10, windowSeconds: 10 * 60 };

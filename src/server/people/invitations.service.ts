@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Role } from '../../shared/role-schema.js';
 import { recordAudit } from '../core/audit-log.js';
 import type { Database } from '../db/schema.js';
-import { removeEarlierWaysIn } from './ways-in.repository.js';
+import { removeEarlierWaysIn } from '../core/ways-in.repository.js';
 
 /**
  * The invitation's token was presented for an address that has an account already (issue 56):

@@ -4,7 +4,7 @@ import type { Registration } from '../../shared/site-settings-schema.js';
 import { codeOf, get, linkParts, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
 import { createTestApp, TEST_OWNER_EMAIL, TEST_PUBLIC_URL, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
-import { applyOwnerEmail } from './ownership.js';
+import { applyOwnerEmail } from '../core/ownership.js';
 
 /** The seat is never empty and never taken (issue 56). */
 

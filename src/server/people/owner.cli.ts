@@ -11,7 +11,7 @@ import type { Config } from '../config.js';
 import { openSiteDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { runCli, UsageError } from '../cli-support.js';
-import { NoSuchAccountError, transferOwnership } from './ownership.js';
+import { NoSuchAccountError, transferOwnership } from '../core/ownership.js';
 
 function parseOptions(argv: string[]): { email: string } {
   const { positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });

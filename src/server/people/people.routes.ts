@@ -15,7 +15,7 @@ import {
 import type { AppDeps } from '../app-deps.js';
 import { EVERYTHING, changes } from '../cache/route-caching.js';
 import { removeStoredImage } from '../images/stored-image.js';
-import { NoSuchAccountError, transferOwnership } from './ownership.js';
+import { NoSuchAccountError, transferOwnership } from '../core/ownership.js';
 import { badRequest } from '../errors.js';
 import { changeRole, deletePerson, invite, listInvitations, listPeople, revokeInvitation, setSuspension, type SuspendAccount } from './people.service.js';
 

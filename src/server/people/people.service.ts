@@ -8,12 +8,13 @@ import type { Config } from '../config.js';
 import { deleteUserAndContent } from '../core/account-deletion.repository.js';
 import { blogStatesBefore, recordBlogChanges } from '../core/blog-events.js';
 import type { SessionUser } from '../core/session-user.js';
+import type { SuspendAccount } from '../core/suspend-account.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { parseId } from '../http/ids.js';
 import type { Mailer } from '../mail/mailer.js';
 import { readSiteSettings } from '../core/site-settings.js';
-import { hashInvitationToken } from './invitations.repository.js';
+import { hashInvitationToken } from '../core/invitations.repository.js';
 import { findPersonByEmail, lockPerson, moveBlogs, selectPendingInvitations, selectPeople, setRole } from './people.repository.js';
 
 export interface PeopleDeps {
@@ -73,11 +74,7 @@ export async function changeRole(deps: PeopleDeps, actor: SessionUser, rawId: st
 }
 
 /** Suspending goes through moderation's own action, so its events fire; the audit entry is written in its transaction. */
-export type SuspendAccount = (
-  moderator: SessionUser,
-  input: { userId: string; suspend: boolean; reason?: string },
-  inTransaction: (trx: Kysely<Database>) => Promise<void>,
-) => Promise<unknown>;
+export type { SuspendAccount } from '../core/suspend-account.js';
 
 export async function setSuspension(deps: PeopleDeps & { suspendAccount: SuspendAccount }, actor: SessionUser, rawId: string, input: { suspended: boolean; reason?: string }): Promise<void> {
   const id = accountId(rawId);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registration } from '../../shared/site-settings-schema.js';
 import { codeOf, get, linkParts, mailsTo, post, sessionEmail, waitForMail } from '../testing/auth-test-kit.js';
-import { hashInvitationToken } from './invitations.repository.js';
+import { hashInvitationToken } from '../core/invitations.repository.js';
 import { createTestApp, TEST_PUBLIC_URL, useTestApp, type TestApp } from '../testing/test-app.js';
 import { randomIp, signUpUser, uniqueEmail, type TestUser } from '../testing/test-users.js';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { searchPageSchema, searchQuerySchema } from '../../shared/blog-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { LISTS } from '../cache/route-caching.js';
-import { publicRead, publicReader } from '../http/public-read.js';
+import { publicRead, publicReader } from '../cache/public-read.js';
 import { SEARCH_LIMIT } from '../rate-limit/rate-limit.js';
 import { searchBlogs } from './search.service.js';
 import { searchBlogsInText } from './text-search.service.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SiteImageKind } from '../../shared/site-settings-form.js';
 import { SHARP_OPTIONS } from '../images/image-processing.js';
-import { loadSharp, withImageSlot } from '../images/image-memory.js';
+import { loadSharp, withImageSlot } from '../memory/image-memory.js';
 import { storeUploadedImage } from '../images/stored-image.js';
 import { isValidImageKey } from '../storage/image-key.js';
 import { newImageKey, type ImageStorage } from '../storage/storage.js';

@@ -26,7 +26,7 @@ import {
 } from './subscriptions.service.js';
 import { privateAnswer } from '../cache/route-caching.js';
 import { idParams } from '../http/ids.js';
-import { ownDataRead } from '../http/own-data-read.js';
+import { ownDataRead } from '../cache/own-data-read.js';
 import { registerOneClickUnsubscribe } from '../http/one-click-unsubscribe.js';
 
 const subscriptionDeps = (deps: AppDeps) => (log: SubscriptionDeps['log']): SubscriptionDeps => ({ db: deps.db, mailer: deps.mailer, limiter: deps.limiter, config: deps.config, siteSettings: deps.siteSettings, log });

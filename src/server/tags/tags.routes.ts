@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tagsPageSchema, tagsQuerySchema, tagSuggestionsQuerySchema, tagSuggestionsSchema } from '../../shared/tag-schema.js';
 import type { AppDeps } from '../app-deps.js';
 import { LISTS } from '../cache/route-caching.js';
-import { countRead, publicRead } from '../http/public-read.js';
+import { countRead, publicRead } from '../cache/public-read.js';
 import { listTags, suggestTags } from './tags.service.js';
 
 /** Both routes' options: cached under `lists`, counted against the public read limit. */

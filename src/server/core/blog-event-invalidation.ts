@@ -1,6 +1,6 @@
 import { LISTS_TAG, blogTag } from '../../shared/cache-tags.js';
-import type { BlogEvents } from '../core/blog-events.js';
-import type { ContentChanges } from './content-changes.js';
+import type { BlogEvents } from './blog-events.js';
+import type { ContentChanges } from '../cache/content-changes.js';
 
 /**
  * The response cache hears the blogs' lifecycle (`core/blog-events.ts`): a blog that appeared,

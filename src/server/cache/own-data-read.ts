@@ -1,6 +1,6 @@
 import type { FastifySchema } from 'fastify';
 import { apiErrorSchema } from '../../shared/api-error.js';
-import { privateAnswer } from '../cache/route-caching.js';
+import { privateAnswer } from './route-caching.js';
 
 /** The options of a GET of the signed-in user's own data: never cached, and 401 for anyone signed out. */
 export function ownDataRead<Schema extends FastifySchema & { response: object }>(schema: Schema) {

@@ -6,7 +6,7 @@ import { messages } from '../../shared/messages.js';
 import type { Role } from '../../shared/role-schema.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
-import type { SiteSettingsAccess } from '../core/site-settings.js';
+import type { SiteSettingsAccess } from './site-settings.js';
 import { consumeInvitation, findUsableInvitation } from './invitations.repository.js';
 import { seatFirstAccount } from './ownership.js';
 

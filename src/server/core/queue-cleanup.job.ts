@@ -1,6 +1,6 @@
 import type { JobRunner } from '../jobs/job-runner.js';
-import { BLOG_PUBLISHED_JOB } from '../core/blog-published.js';
-import type { JobQueue } from './job-queue.js';
+import { BLOG_PUBLISHED_JOB } from './blog-published.js';
+import type { JobQueue } from '../queue/job-queue.js';
 
 export const QUEUE_CLEANUP_JOB = 'queue-cleanup';
 /** Done jobs are kept this long (the moderators' counts, and their keys' memory against a repeat). */

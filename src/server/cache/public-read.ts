@@ -1,7 +1,11 @@
 import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
-import type { AppDeps } from '../app-deps.js';
-import { cachedAs, declaredReadLimit, type Tags } from '../cache/route-caching.js';
-import { clientKey, PUBLIC_READ_LIMIT, type ReadLimit } from '../rate-limit/rate-limit.js';
+import { cachedAs, declaredReadLimit, type Tags } from './route-caching.js';
+import { clientKey, PUBLIC_READ_LIMIT, type RateLimiter, type ReadLimit } from '../rate-limit/rate-limit.js';
+
+/** Who the reader is, if signed in (the app's `sessions`; declared here so the cache imports nothing above it). */
+export interface OptionalReader {
+  optionalUser(request: FastifyRequest): Promise<{ id: string } | null>;
+}
 
 /**
  * The options of a public read API: its anonymous answers are kept under `shows`, and its reads are
@@ -18,7 +22,7 @@ export function publicRead<Schema extends FastifySchema>(shows: Tags, schema: Sc
  * votes), and gives the signed-in reader's id, or null.
  */
 export async function publicReader(
-  deps: Pick<AppDeps, 'limiter' | 'sessions'>,
+  deps: { limiter: RateLimiter; sessions: OptionalReader },
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<string | null> {
@@ -29,7 +33,7 @@ export async function publicReader(
 }
 
 /** Counts a read against the limit its route declares (in memory, added to the shared counters in batches). */
-export function countRead(deps: Pick<AppDeps, 'limiter'>, request: FastifyRequest): void {
+export function countRead(deps: { limiter: RateLimiter }, request: FastifyRequest): void {
   const limit = declaredReadLimit(request);
   deps.limiter.enforceBatched(`${limit.prefix}:${clientKey(request.ip)}`, limit.rule, limit.message);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { recordAudit, type AuditEntry } from '../core/audit-log.js';
+import { recordAudit, type AuditEntry } from './audit-log.js';
 import { brokenConstraint } from '../db/database-errors.js';
 import type { Database } from '../db/schema.js';
 import { removeEarlierWaysIn } from './ways-in.repository.js';
