@@ -57,6 +57,7 @@ export async function findCommentMailFacts(db: Kysely<Database>, commentId: stri
       'commenter.handle as commenter_handle',
       'blogs.id as blog_id',
       'blogs.title as blog_title',
+      'blogs.slug as blog_slug',
       'blogs.user_id as blog_owner_id',
       'blog_owner.email as blog_owner_email',
       'parent.user_id as parent_author_id',

@@ -80,7 +80,7 @@ function composeMail(
   deps: CommentMailDeps,
   siteName: string,
   recipient: Recipient,
-  facts: { body: string; commenter: string; blog_id: string; blog_title: string },
+  facts: { body: string; commenter: string; blog_id: string; blog_title: string; blog_slug: string },
 ) {
   const { publicUrl } = deps.config;
   const unsubscribeUrl = `${publicUrl}${paths.unsubscribe(unsubscribeToken(recipient.userId, deps.config.authSecret))}`;
@@ -89,7 +89,7 @@ function composeMail(
     recipient.kind === 'reply'
       ? { subject: `New reply to your comment on “${facts.blog_title}”`, intro: `${facts.commenter} replied to your comment on “${facts.blog_title}”:` }
       : { subject: `New comment on “${facts.blog_title}”`, intro: `${facts.commenter} commented on your blog “${facts.blog_title}”:` };
-  const blogUrl = `${publicUrl}${paths.viewBlog(facts.blog_id)}`;
+  const blogUrl = `${publicUrl}${paths.blog(facts.blog_slug)}`;
   const settingsUrl = `${publicUrl}${paths.settings()}`;
   const text = [
     what.intro,

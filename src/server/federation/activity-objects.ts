@@ -14,20 +14,23 @@ import type { FederationDeps } from './federation-deps.js';
  * and before following or replying).
  */
 
-/** A blog's page, which is also its Article's id. */
+/** A blog's page at `/viewBlog?id=`, which is also its Article's id: an id never changes, so it stays this one. */
 export const blogUrl = (publicUrl: string, id: string) => new URL(absoluteUrl(publicUrl, paths.viewBlog(id)));
+
+/** A blog's readable address (issue 58): the Article's `url`, the page people are sent to; it moves with a new title. */
+export const blogPageUrl = (publicUrl: string, slug: string) => new URL(absoluteUrl(publicUrl, paths.blog(slug)));
 
 /** What leaves the site goes through `outgoingText`: the page's markup sanitised once more, every link and image absolute. */
 export function articleOf(deps: Pick<FederationDeps, 'config' | 'storage'>, ctx: Context<void>, identifier: string, blog: Blog): Article {
   const { config } = deps;
-  const out = outgoingText({ html: blog.html, excerpt: blog.excerpt }, { pageUrl: blogUrl(config.publicUrl, blog.id).href, imagePrefixes: [deps.storage.publicBaseUrl] });
+  const out = outgoingText({ html: blog.html, excerpt: blog.excerpt }, { pageUrl: blogPageUrl(config.publicUrl, blog.slug).href, imagePrefixes: [deps.storage.publicBaseUrl] });
   return new Article({
     id: blogUrl(config.publicUrl, blog.id),
     attribution: ctx.getActorUri(identifier),
     name: blog.title,
     content: out.html,
     summary: out.text ? out.textAsHtml : null,
-    url: blogUrl(config.publicUrl, blog.id),
+    url: blogPageUrl(config.publicUrl, blog.slug),
     published: Temporal.Instant.from(blog.createdAt),
     updated: Temporal.Instant.from(blog.updatedAt),
     to: PUBLIC_COLLECTION,

@@ -95,7 +95,8 @@ describe('federation: discovery', () => {
     expect(article.content?.toString()).toContain(`href="${TEST_PUBLIC_URL}/about"`);
     expect(response.body).toContain('"#fedi"');
     expect(article.attributionId?.href).toBe(`${TEST_PUBLIC_URL}/users/${handle}`);
-    expect(article.url?.toString()).toBe(`${TEST_PUBLIC_URL}/viewBlog?id=${blog.id}`);
+    // Its id never changes; its url is the readable address (issue 58).
+    expect(article.url?.toString()).toBe(`${TEST_PUBLIC_URL}/blog/${blog.slug}`);
 
     const ld = await t.app.inject({ url: `/viewBlog?id=${blog.id}`, headers: { accept: 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"' } });
     expect(ld.statusCode).toBe(200);

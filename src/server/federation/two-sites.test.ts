@@ -101,7 +101,8 @@ describe('two sites federate', () => {
     const arrived = await waitFor('the Article reached B’s timeline', async () => (await timelineOf(b)).find((post) => post.objectId === `${a.url}/viewBlog?id=${blog.id}`));
     expect(arrived.title).toBe('Hello, fediverse');
     expect(arrived.html).toContain('<em>federated</em>');
-    expect(arrived.url).toBe(`${a.url}/viewBlog?id=${blog.id}`);
+    // Its id stays `/viewBlog?id=`; the page it links to is the readable address (issue 58).
+    expect(arrived.url).toBe(`${a.url}/blog/${blog.slug}`);
     await a.t.settled();
     expect((await timelineOf(b)).map((post) => post.title)).not.toContain('Secret draft');
 

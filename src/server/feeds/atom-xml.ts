@@ -4,8 +4,8 @@ import type { Feed, FeedEntry } from './feed-model.js';
 /**
  * Atom 1.0 (RFC 4287). Titles are `type="text"`; the summary and content are `type="html"`: the
  * summary is the excerpt as HTML-escaped text (shown as typed, like RSS `description`), the
- * content the whole post's sanitised HTML. Ids are the blogs' page URLs, as RSS guids are, so a
- * reader that follows both formats sees the same items.
+ * content the whole post's sanitised HTML. Ids are the blogs' `/viewBlog?id=` URLs, as RSS guids
+ * are, so a reader that follows both formats sees the same items (`FeedEntry.id`).
  */
 
 const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
@@ -17,7 +17,7 @@ function person(author: FeedEntry['author']) {
 
 function entry(item: FeedEntry) {
   return element('entry', [
-    element('id', item.url),
+    element('id', item.id),
     element('title', item.title, { type: 'text' }),
     element('link', [], { rel: 'alternate', type: 'text/html', href: item.url }),
     element('published', item.published.toISOString()),

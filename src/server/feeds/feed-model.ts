@@ -4,8 +4,15 @@
  */
 
 export interface FeedEntry {
-  /** Absolute URL of the blog's page: its link and its permanent id in every format. */
+  /** Absolute URL of the blog's page at its readable address (issue 58): its link in every format. */
   url: string;
+  /**
+   * Its permanent id in every format (RSS `guid`, Atom `id`, JSON Feed `id`): the `/viewBlog?id=`
+   * URL, as before readable addresses. It stays: a reader that saw an item under this id would show
+   * it again as new under another, and the readable address moves with every new title. It is a
+   * working link too (`/viewBlog?id=` shows the same page), so RSS may call it a permalink.
+   */
+  id: string;
   /** Plain text. */
   title: string;
   /** From `outgoingText`: the excerpt as text, and as HTML-escaped text. */

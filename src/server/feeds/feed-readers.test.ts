@@ -113,7 +113,8 @@ async function sendBlogForm(app: App, user: TestUser, method: 'POST' | 'PATCH', 
   return response.json<Blog>();
 }
 
-const blogUrl = (id: string) => `${TEST_PUBLIC_URL}/viewBlog?id=${id}`;
+/** A blog's link in the feeds: its readable address (issue 58). */
+const blogUrl = (blog: { slug: string }) => `${TEST_PUBLIC_URL}/blog/${blog.slug}`;
 /** The page's HTML with its site-relative URLs made absolute: what the feeds must carry. */
 const absolute = (html: string) => html.replace(/ (href|src)="\//g, ` $1="${TEST_PUBLIC_URL}/`);
 
@@ -162,14 +163,14 @@ describe('the feeds, as feed readers parse them', () => {
     const feeds = await Promise.all(FORMATS.map((format) => read(format)));
     for (const feed of feeds) {
       expect(feed.home).toBe(`${TEST_PUBLIC_URL}/`);
-      expect(feed.items.map((item) => item.url)).toEqual([blogUrl(rich.id), blogUrl(hostile.id)]);
+      expect(feed.items.map((item) => item.url)).toEqual([blogUrl(rich), blogUrl(hostile)]);
       expect(feed.items.map((item) => item.title)).toEqual(['Rich', 'Hostile <b>title</b>']);
       expect(feed.items.map((item) => item.author)).toEqual([writer.email, writer.email]);
     }
   });
 
   it.each(FORMATS)('%s: the hostile body arrives in the summary as the same text, < and > visible, no element created', async (format) => {
-    const item = (await read(format)).items.find((candidate) => candidate.url === blogUrl(hostile.id))!;
+    const item = (await read(format)).items.find((candidate) => candidate.url === blogUrl(hostile))!;
     expect(hostile.excerpt).toBe(HOSTILE);
     expect(shownSummary(format, item.summary)).toBe(HOSTILE);
   });
@@ -177,7 +178,7 @@ describe('the feeds, as feed readers parse them', () => {
   it.each(FORMATS)("%s: the content is the page's sanitised HTML with absolute URLs", async (format) => {
     const items = (await read(format)).items;
     for (const blog of [rich, hostile]) {
-      const item = items.find((candidate) => candidate.url === blogUrl(blog.id))!;
+      const item = items.find((candidate) => candidate.url === blogUrl(blog))!;
       // (The parser trims the text around it: the page's HTML ends with a newline.)
       expect(item.contentHtml).toBe(absolute(blog.html).trim());
       for (const element of htmlElements(item.contentHtml)) {
@@ -187,13 +188,13 @@ describe('the feeds, as feed readers parse them', () => {
         expect(Object.keys(element.attribs).filter((name) => name.startsWith('on'))).toEqual([]);
       }
     }
-    const richContent = items.find((candidate) => candidate.url === blogUrl(rich.id))!.contentHtml;
+    const richContent = items.find((candidate) => candidate.url === blogUrl(rich))!.contentHtml;
     expect(richContent).toContain(`<img src="${TEST_PUBLIC_URL}/uploads/blogs/cat-in-feed.webp" alt="A cat"`);
     expect(richContent).toContain(`<a href="${TEST_PUBLIC_URL}/about" rel="nofollow ugc noopener">the about page</a>`);
     expect(richContent).toContain('<a href="https://else.example/p?a=1&amp;b=2" rel="nofollow ugc noopener">away</a>');
     expect(richContent).toContain('<h3>A heading</h3>');
     // The hostile body's markup is text in a paragraph: the only element besides it is the autolink of the address.
-    const hostileContent = items.find((candidate) => candidate.url === blogUrl(hostile.id))!.contentHtml;
+    const hostileContent = items.find((candidate) => candidate.url === blogUrl(hostile))!.contentHtml;
     expect(htmlElements(hostileContent)).toEqual([
       { name: 'p', attribs: {} },
       { name: 'a', attribs: { href: 'https://evil.example', rel: 'nofollow ugc noopener' } },
@@ -212,15 +213,16 @@ describe('the feeds, as feed readers parse them', () => {
     }
     const sitemap = (await get('/sitemap.xml')).body;
     for (const id of left) expect(sitemap).not.toContain(id);
+    for (const blog of [draft, hidden, suspendedBlog]) expect(sitemap).not.toContain(`${blogUrl(blog)}<`);
     // They are there, for the ones who may see them, and come back with their state.
     await moderate({ action: 'restore', targetType: 'blog', targetId: hidden.id });
     await moderate({ action: 'unsuspend', userId: suspended.id });
     try {
       for (const format of FORMATS) {
         const urls = (await read(format)).items.map((item) => item.url);
-        expect(urls).toContain(blogUrl(hidden.id));
-        expect(urls).toContain(blogUrl(suspendedBlog.id));
-        expect(urls).not.toContain(blogUrl(draft.id));
+        expect(urls).toContain(blogUrl(hidden));
+        expect(urls).toContain(blogUrl(suspendedBlog));
+        expect(urls).not.toContain(blogUrl(draft));
       }
     } finally {
       await moderate({ action: 'hide', targetType: 'blog', targetId: hidden.id });
@@ -232,7 +234,7 @@ describe('the feeds, as feed readers parse them', () => {
     const feed = await read(format, `?author=${writer.id}`);
     expect(feed.title).toContain(writer.email);
     expect(feed.home).toBe(`${TEST_PUBLIC_URL}/author?id=${writer.id}`);
-    expect(feed.items.map((item) => item.url)).toEqual([blogUrl(rich.id), blogUrl(hostile.id)]);
+    expect(feed.items.map((item) => item.url)).toEqual([blogUrl(rich), blogUrl(hostile)]);
     expect((await read(format, `?author=${moderator.id}`)).items).toEqual([]);
     const unknown = await get(`${FEED_PATH[format]}?author=NoSuchUser0123456789abcdef`);
     expect(unknown.statusCode).toBe(404);

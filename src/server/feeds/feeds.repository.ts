@@ -12,7 +12,7 @@ import type { Database } from '../db/schema.js';
  */
 
 /** What a feed shows of a blog: its rendering (`body` only for a row the start-up backfill has not rendered yet). */
-const FEED_COLUMNS = ['blogs.id', 'blogs.title', 'blogs.body', 'blogs.html', 'blogs.excerpt', 'blogs.created_at', 'blogs.updated_at', 'blogs.tags'] as const;
+const FEED_COLUMNS = ['blogs.id', 'blogs.slug', 'blogs.title', 'blogs.body', 'blogs.html', 'blogs.excerpt', 'blogs.created_at', 'blogs.updated_at', 'blogs.tags'] as const;
 
 /** Who wrote it: `publicAuthorName` names them from these as the site's 'Show authors by' says. */
 const AUTHOR_COLUMNS = ['user.email as author_email', 'user.display_name as author_display_name', 'user.handle as author_handle'] as const;
@@ -76,6 +76,7 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
     .select([
       ...AUTHOR_COLUMNS,
       'newest.id',
+      'newest.slug',
       'newest.title',
       'newest.body',
       'newest.html',
@@ -91,7 +92,7 @@ export function authorWithNewestBlogs(db: Kysely<Database>, authorId: string, li
 
 /** Up to `limit` blogs in id order, from `fromId` (inclusive) or from the first. */
 export function blogsById(db: Kysely<Database>, options: { fromId?: string; limit: number }) {
-  const query = db.selectFrom('blogs').select(['id', 'updated_at']).where(blogVisibleTo(null)).orderBy('id').limit(options.limit);
+  const query = db.selectFrom('blogs').select(['id', 'slug', 'updated_at']).where(blogVisibleTo(null)).orderBy('id').limit(options.limit);
   return options.fromId === undefined ? query : query.where('id', '>=', options.fromId);
 }
 

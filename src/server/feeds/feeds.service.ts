@@ -60,8 +60,8 @@ async function pageEntries(deps: FeedDeps): Promise<SitemapEntry[]> {
   ];
 }
 
-const blogEntry = (config: Config, blog: { id: string; updated_at: Date }): SitemapEntry => ({
-  loc: absoluteUrl(config.publicUrl, paths.viewBlog(blog.id)),
+const blogEntry = (config: Config, blog: { slug: string; updated_at: Date }): SitemapEntry => ({
+  loc: absoluteUrl(config.publicUrl, paths.blog(blog.slug)),
   lastmod: new Date(blog.updated_at),
 });
 
@@ -139,6 +139,7 @@ interface AuthorRow {
 
 interface FeedBlog {
   id: string;
+  slug: string;
   title: string;
   body: string;
   html: string | null;
@@ -149,12 +150,13 @@ interface FeedBlog {
 }
 
 function feedEntry(deps: FeedDeps, blog: FeedBlog, author: FeedEntry['author']): FeedEntry {
-  const url = absoluteUrl(deps.config.publicUrl, paths.viewBlog(blog.id));
+  const url = absoluteUrl(deps.config.publicUrl, paths.blog(blog.slug));
   // Rendered on write; a row the start-up backfill has not reached yet is rendered here instead.
   const rendered = blog.html !== null && blog.excerpt !== null ? { html: blog.html, excerpt: blog.excerpt } : renderBlogBody(blog.body, deps.storage);
   const out = outgoingText(rendered, { pageUrl: url, imagePrefixes: [deps.storage.publicBaseUrl] });
   return {
     url,
+    id: absoluteUrl(deps.config.publicUrl, paths.viewBlog(blog.id)),
     title: blog.title,
     summaryText: out.text,
     summaryHtml: out.textAsHtml,
@@ -218,9 +220,9 @@ export async function feed(deps: FeedDeps, format: FeedFormat, changed: FeedsCha
   if (first === undefined) throw notFound('There is no such author.');
   const { author_email, author_display_name, author_handle } = first;
   const author = authorOf(first).name;
-  const blogs = rows.flatMap(({ id, title, body, html, excerpt, created_at, updated_at, tags }) =>
-    id !== null && title !== null && body !== null && created_at !== null && updated_at !== null && tags !== null
-      ? [{ id, title, body, html, excerpt, created_at, updated_at, tags, author_email, author_display_name, author_handle }]
+  const blogs = rows.flatMap(({ id, slug, title, body, html, excerpt, created_at, updated_at, tags }) =>
+    id !== null && slug !== null && title !== null && body !== null && created_at !== null && updated_at !== null && tags !== null
+      ? [{ id, slug, title, body, html, excerpt, created_at, updated_at, tags, author_email, author_display_name, author_handle }]
       : [],
   );
   const links = feedLinks(config, paths.author(authorId), { author: authorId });

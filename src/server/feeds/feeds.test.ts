@@ -22,6 +22,7 @@ const HOSTILE_BODY =
 
 interface SeededBlog {
   id: string;
+  slug: string;
   title: string;
   body: string;
   created_at: Date;
@@ -29,7 +30,10 @@ interface SeededBlog {
   author: string;
 }
 
-const blogUrl = (id: string) => `${TEST_PUBLIC_URL}/viewBlog?id=${id}`;
+/** A blog's link in feeds and the sitemap: its readable address (issue 58). */
+const blogUrl = (blog: { slug: string }) => `${TEST_PUBLIC_URL}/blog/${blog.slug}`;
+/** A feed item's permanent id: the `/viewBlog?id=` URL, as before readable addresses, so no item comes back as new. */
+const guidUrl = (id: string) => `${TEST_PUBLIC_URL}/viewBlog?id=${id}`;
 /** The path and query of an absolute URL on the test site, for `app.inject`. */
 const localPath = (url: string) => {
   const parsed = new URL(url);
@@ -41,7 +45,7 @@ async function insertBlogs(t: TestApp, author: TestUser, blogs: { title: string;
   const rows = await t.database.db
     .insertInto('blogs')
     .values(blogs.map((blog) => ({ ...blog, user_id: author.id })))
-    .returning(['id', 'title', 'body', 'created_at', 'updated_at'])
+    .returning(['id', 'slug', 'title', 'body', 'created_at', 'updated_at'])
     .execute();
   return rows.map((row): SeededBlog => ({
     ...row,
@@ -171,7 +175,7 @@ describe('feeds and crawl files', () => {
         { loc: `${TEST_PUBLIC_URL}/about`, lastmod: undefined },
         { loc: `${TEST_PUBLIC_URL}/support`, lastmod: undefined },
         { loc: `${TEST_PUBLIC_URL}/tags`, lastmod: undefined },
-        ...blogs.map((blog) => ({ loc: blogUrl(blog.id), lastmod: blog.updated_at.toISOString() })),
+        ...blogs.map((blog) => ({ loc: blogUrl(blog), lastmod: blog.updated_at.toISOString() })),
       ];
       const byLoc = (a: { loc: string }, b: { loc: string }) => a.loc.localeCompare(b.loc);
       expect([...urls].sort(byLoc)).toEqual(expected.sort(byLoc));
@@ -193,13 +197,13 @@ describe('feeds and crawl files', () => {
       const items = rssItems(rssChannel(await getRss(t.app, '/rss.xml')));
       const expected = newestFirst(blogs).slice(0, 20);
       expect(items).toHaveLength(20);
-      expect(items.map((item) => item.link)).toEqual(expected.map((blog) => blogUrl(blog.id)));
+      expect(items.map((item) => item.link)).toEqual(expected.map((blog) => blogUrl(blog)));
       for (const [i, item] of items.entries()) {
         const blog = expected[i]!;
         expect(item).toEqual({
           title: blog.title,
-          link: blogUrl(blog.id),
-          guid: blogUrl(blog.id),
+          link: blogUrl(blog),
+          guid: guidUrl(blog.id),
           guidIsPermaLink: 'true',
           pubDate: blog.created_at.toUTCString(),
           description: await shownExcerpt(t.app, blog.id),
@@ -215,11 +219,11 @@ describe('feeds and crawl files', () => {
       const hostile = blogs.filter((blog) => blog.author === hostileAuthor.email);
       expect(hostile).toHaveLength(2);
       for (const blog of hostile) {
-        const item = items.find((candidate) => candidate.link === blogUrl(blog.id));
+        const item = items.find((candidate) => candidate.link === blogUrl(blog));
         expect(item).toMatchObject({ title: blog.title, description: await shownExcerpt(t.app, blog.id), author: hostileAuthor.email });
       }
       // The excerpt is the Markdown's text: `&amp;` written in it is `&`, lines are joined, markup stays text.
-      expect(items.find((item) => item.link === blogUrl(hostile[0]!.id))).toMatchObject({
+      expect(items.find((item) => item.link === blogUrl(hostile[0]!))).toMatchObject({
         title: HOSTILE_TITLE,
         description:
           `First line & <script>alert('x')</script> Second line with ]]> and <![CDATA[ and & written out. ` +
@@ -236,7 +240,7 @@ describe('feeds and crawl files', () => {
         const items = rssItems(channel);
         const expected = newestFirst(blogs.filter((blog) => blog.author === author.email)).slice(0, 20);
         expect(expected).toHaveLength(20);
-        expect(items.map((item) => item.link)).toEqual(expected.map((blog) => blogUrl(blog.id)));
+        expect(items.map((item) => item.link)).toEqual(expected.map((blog) => blogUrl(blog)));
         expect(new Set(items.map((item) => item.author))).toEqual(new Set([author.email]));
       });
 
@@ -245,7 +249,7 @@ describe('feeds and crawl files', () => {
         expect(textOf(channel, 'title')).toBe(`${hostileAuthor.email} · ${SITE_NAME}`);
         const items = rssItems(channel);
         expect(items.map((item) => item.title)).toEqual(['<<&&>>', HOSTILE_TITLE]);
-        expect(items.map((item) => item.description)).toEqual([']]>]]>]]>', await shownExcerpt(t.app, items[1]!.link.slice(-36))]);
+        expect(items.map((item) => item.description)).toEqual([']]>]]>]]>', await shownExcerpt(t.app, items[1]!.guid.slice(-36))]);
       });
 
       it('is an empty feed for an author without blogs', async () => {
@@ -356,7 +360,7 @@ describe('sitemap index', () => {
       expect(urls.length).toBeGreaterThan(0);
       expect(urls.length).toBeLessThanOrEqual(PART_SIZE);
       for (const url of urls) {
-        const blog = blogs.find((candidate) => blogUrl(candidate.id) === url.loc);
+        const blog = blogs.find((candidate) => blogUrl(candidate) === url.loc);
         expect(blog, url.loc).toBeDefined();
         expect(url.lastmod).toBe(blog!.updated_at.toISOString());
       }
@@ -365,8 +369,7 @@ describe('sitemap index', () => {
       expect(part.lastmod).toBe(new Date(newest).toISOString());
       listed.push(...urls.map((url) => url.loc));
     }
-    expect(listed.map((loc) => loc.slice(-36))).toEqual(blogs.map((blog) => blog.id).sort());
-    expect(listed.sort()).toEqual(blogs.map((blog) => blogUrl(blog.id)).sort());
+    expect(listed.sort()).toEqual(blogs.map((blog) => blogUrl(blog)).sort());
   });
 
   it.each([

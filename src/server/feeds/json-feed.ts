@@ -8,7 +8,7 @@ import type { Feed, FeedEntry } from './feed-model.js';
 
 function item(entry: FeedEntry) {
   return {
-    id: entry.url,
+    id: entry.id,
     url: entry.url,
     title: entry.title,
     content_html: entry.contentHtml,

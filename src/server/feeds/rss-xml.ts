@@ -16,7 +16,7 @@ function item(entry: FeedEntry) {
   return element('item', [
     element('title', entry.title),
     element('link', entry.url),
-    element('guid', entry.url, { isPermaLink: 'true' }),
+    element('guid', entry.id, { isPermaLink: 'true' }),
     // RFC 822 (with a four-digit year, as RFC 1123 and every reader expect), always in GMT.
     element('pubDate', entry.published.toUTCString()),
     element('description', entry.summaryHtml),

@@ -96,7 +96,7 @@ function sanitizedOnce(fragment: string, sanitize: () => string): string {
 /** Title, author, excerpt, cover image and link; plain text and HTML (through `outgoingText`, as every writer's text leaving the site). */
 export function newPostMail(deps: Pick<NewPostMailDeps, 'config' | 'storage'>, blog: Blog, subscription: SubscriptionRow, siteName: string): MailMessage {
   const { publicUrl } = deps.config;
-  const blogUrl = absoluteUrl(publicUrl, paths.viewBlog(blog.id));
+  const blogUrl = absoluteUrl(publicUrl, paths.blog(blog.slug));
   const leaveUrl = unsubscribeUrl(deps.config, subscription.id);
   const why = subscription.author_id ? `you subscribed to ${blog.author} on ${siteName}` : `you subscribed to ${siteName}`;
   const subject = subscription.author_id ? `${blog.author} published “${blog.title}”` : `New on ${siteName}: “${blog.title}”`;

@@ -126,7 +126,7 @@ describe('e-mail subscriptions', () => {
     expect(more).toHaveLength(0);
     expect(mail!.subject).toBe(`${writer.email} published “A <new> post”`);
     expect(mail!.text).toContain('The first paragraph of it.');
-    expect(mail!.text).toContain(`${TEST_PUBLIC_URL}/viewBlog?id=${blog.id}`);
+    expect(mail!.text).toContain(`${TEST_PUBLIC_URL}/blog/${blog.slug}`);
     expect(mail!.html).toContain('A &lt;new&gt; post');
     expect(mail!.html).not.toMatch(/<script|<new>/);
     expect(mail!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');

@@ -39,7 +39,7 @@ async function postNow(deps: PayloadDeps, blogId: string, authorId: string): Pro
   if (!row) return null;
   // `myVote` would be the author's own: a receiver is no viewer.
   // The owner's own integrations, like /admin: authors by e-mail whatever the public pages show.
-  return { ...toBlogJson(row, deps.storage, 'email'), myVote: null, url: absoluteUrl(deps.publicUrl, paths.viewBlog(row.id)) };
+  return { ...toBlogJson(row, deps.storage, 'email'), myVote: null, url: absoluteUrl(deps.publicUrl, paths.blog(row.slug)) };
 }
 
 export async function postEventPayload(deps: PayloadDeps, event: BlogEvent): Promise<Record<string, unknown>> {
@@ -67,7 +67,7 @@ export async function commentAddedPayload(deps: PayloadDeps, commentId: string):
         body: row.body,
         html: row.html,
         createdAt: new Date(row.created_at).toISOString(),
-        post: { id: row.blog_id, title: row.blog_title, url: absoluteUrl(deps.publicUrl, paths.viewBlog(row.blog_id)) },
+        post: { id: row.blog_id, title: row.blog_title, url: absoluteUrl(deps.publicUrl, paths.blog(blog.slug)) },
       },
       previous: {},
     },
@@ -88,7 +88,7 @@ export async function memberAddedPayload(deps: PayloadDeps, userId: string): Pro
 /** 'Send test': the event's shape with made-up values, marked `test: true`. */
 export function testPayload(publicUrl: string, event: WebhookEvent): Record<string, unknown> {
   const at = new Date().toISOString();
-  const post = { id: '00000000-0000-4000-8000-000000000000', title: 'A test from the blog', author: 'someone@example.com', status: 'published', createdAt: at, updatedAt: at, url: absoluteUrl(publicUrl, paths.viewBlog('00000000-0000-4000-8000-000000000000')) };
+  const post = { id: '00000000-0000-4000-8000-000000000000', title: 'A test from the blog', slug: 'a-test-from-the-blog', author: 'someone@example.com', status: 'published', createdAt: at, updatedAt: at, url: absoluteUrl(publicUrl, paths.blog('a-test-from-the-blog')) };
   const entity =
     event.startsWith('post.')
       ? { post: event === 'post.deleted' ? { current: {}, previous: { id: post.id } } : { current: post, previous: event === 'post.unpublished' ? { status: 'published' } : {} } }

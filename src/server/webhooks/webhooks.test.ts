@@ -116,12 +116,13 @@ describe('webhooks', () => {
     expect(published.headers['x-webhook-id']).toBe(delivery!.id);
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, lastHttpStatus: 200, lastResponse: 'thanks' });
 
-    const url = `${TEST_PUBLIC_URL}/viewBlog?id=${blog.id}`;
+    // Its readable address (issue 58), which moves with the title.
+    const url = `${TEST_PUBLIC_URL}/blog/${blog.slug}`;
     expect(body(published)).toEqual({
       post: { current: expect.objectContaining({ id: blog.id, title: 'Hooked', blog: 'First words.', author: users.writer.email, status: 'published', url, myVote: null }), previous: {} },
     });
     expect(body(published).post!.current.html).toContain('First words.');
-    expect(body(receiver.at('/edited')[0]!)).toEqual({ post: { current: expect.objectContaining({ id: blog.id, title: 'Hooked again', status: 'published', url }), previous: {} } });
+    expect(body(receiver.at('/edited')[0]!)).toEqual({ post: { current: expect.objectContaining({ id: blog.id, title: 'Hooked again', status: 'published', url: expect.stringMatching(new RegExp(`^${TEST_PUBLIC_URL}/blog/hooked-again(-\\d+)?$`)) }), previous: {} } });
     expect(body(receiver.at('/unpublished')[0]!)).toEqual({ post: { current: expect.objectContaining({ id: blog.id, status: 'draft' }), previous: { status: 'published' } } });
     expect(body(receiver.at('/deleted')[0]!)).toEqual({ post: { current: {}, previous: { id: blog.id, userId: users.writer.id, handle: expect.any(String) } } });
     for (const hook of Object.values(hooks)) await call(users.admin, 'DELETE', `/api/admin/webhooks/${hook.webhook.id}`);
@@ -137,7 +138,7 @@ describe('webhooks', () => {
     await until(() => receiver.at('/comments').length === 1 && receiver.at('/members').length === 1, 'the comment’s and the account’s deliveries');
     expect(body(receiver.at('/comments')[0]!)).toEqual({
       comment: {
-        current: expect.objectContaining({ blogId: blog.id, author: users.reader.email, body: 'Nice *one*.', html: expect.stringContaining('<em>one</em>'), post: { id: blog.id, title: 'Talk to me', url: `${TEST_PUBLIC_URL}/viewBlog?id=${blog.id}` } }),
+        current: expect.objectContaining({ blogId: blog.id, author: users.reader.email, body: 'Nice *one*.', html: expect.stringContaining('<em>one</em>'), post: { id: blog.id, title: 'Talk to me', url: `${TEST_PUBLIC_URL}/blog/${blog.slug}` } }),
         previous: {},
       },
     });
