@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
+import { BLOG_SLUG_MARK } from './counted-request.js';
 import { addDays } from '../../shared/analytics-schema.js';
 import type { AnalyticsDimension, AnalyticsFeedFetchTable, AnalyticsViewGroupTable, Database } from '../db/schema.js';
 
@@ -73,7 +74,8 @@ const FEED_FETCH_COLUMNS: ReadonlyArray<keyof FeedFetchRow & string> = ['day', '
  * writes none of them, so keeping its rows for the next one counts none twice. A flush of one
  * statement (most of them) is that statement alone, its own transaction; more are one transaction.
  */
-export async function insertCounted(db: Kysely<Database>, views: readonly ViewGroupRow[], feeds: readonly FeedFetchRow[]): Promise<void> {
+export async function insertCounted(db: Kysely<Database>, counted: readonly ViewGroupRow[], feeds: readonly FeedFetchRow[]): Promise<void> {
+  const views = await withBlogIds(db, counted);
   const statements = [...insertStatements('analytics_view_groups', VIEW_GROUP_COLUMNS, views), ...insertStatements('analytics_feed_fetches', FEED_FETCH_COLUMNS, feeds)];
   if (statements.length === 1) await statements[0]!.execute(db);
   else if (statements.length > 1) {
@@ -81,6 +83,22 @@ export async function insertCounted(db: Kysely<Database>, views: readonly ViewGr
       for (const statement of statements) await statement.execute(trx);
     });
   }
+}
+
+/**
+ * Views of a readable address (`/blog/<slug>`) get the id of the blog it names; one no blog has
+ * any longer (deleted since) is not written, as a view of a deleted blog's id is dropped by the roll-up.
+ */
+async function withBlogIds(db: Kysely<Database>, views: readonly ViewGroupRow[]): Promise<readonly ViewGroupRow[]> {
+  const slugs = [...new Set(views.flatMap((view) => (view.blog_id?.startsWith(BLOG_SLUG_MARK) ? [view.blog_id.slice(BLOG_SLUG_MARK.length)] : [])))];
+  if (slugs.length === 0) return views;
+  const found = await db.selectFrom('blog_slugs').select(['slug', 'blog_id']).where('slug', 'in', slugs).execute();
+  const ids = new Map(found.map((row) => [row.slug, row.blog_id]));
+  return views.flatMap((view) => {
+    if (!view.blog_id?.startsWith(BLOG_SLUG_MARK)) return [view];
+    const id = ids.get(view.blog_id.slice(BLOG_SLUG_MARK.length));
+    return id === undefined ? [] : [{ ...view, blog_id: id }];
+  });
 }
 
 const DIMENSIONS: ReadonlyArray<[AnalyticsDimension, 'referrer_host' | 'source' | 'utm_source' | 'utm_medium' | 'utm_campaign']> = [

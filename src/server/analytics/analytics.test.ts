@@ -174,7 +174,8 @@ describe('analytics: counted on the server', () => {
     await rollUp();
     // Two more views that day, written by a flush after midnight: the next roll-up starts again from 03-15.
     expect((await view(`/viewBlog?id=${second.id}`, { 'user-agent': CHROME }, '10.0.0.6')).statusCode).toBe(200);
-    expect((await view(`/viewBlog?id=${second.id}`, { 'user-agent': FIREFOX }, '10.0.0.7')).statusCode).toBe(200);
+    // At its readable address (issue 58): the same blog's view.
+    expect((await view(`/blog/${second.slug}`, { 'user-agent': FIREFOX }, '10.0.0.7')).statusCode).toBe(200);
     clock = new Date('2026-03-16T00:01:00Z');
     expect((await view(`/viewBlog?id=${blog.id}`, { 'user-agent': CHROME }, '10.0.0.8')).statusCode).toBe(200);
     await rollUp();

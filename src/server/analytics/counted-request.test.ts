@@ -33,6 +33,11 @@ describe('countedRequest', () => {
     expect(countedRequest(request('/viewBlog?id=nope', { id: 'nope' }), today, 'blog.example')).toBeNull();
   });
 
+  it("counts a blog's readable address as a view of that blog, its slug held until the flush finds its id", () => {
+    expect(countedRequest(request('/blog/harbour-wall-repairs-2'), today, 'blog.example')).toMatchObject({ kind: 'blog', blogId: '/harbour-wall-repairs-2' });
+    for (const url of ['/blog/', '/blog/Not-A-Slug', '/blog/a/b', `/blog/${'a'.repeat(120)}`]) expect(countedRequest(request(url), today, 'blog.example'), url).toBeNull();
+  });
+
   it('takes the referrer as its host, and leaves out the site itself', () => {
     expect(countedRequest(request('/', {}, { referer: 'https://www.Google.com/search?q=x' }), today, 'blog.example')).toMatchObject({ referrerHost: 'google.com', source: 'search' });
     expect(countedRequest(request('/', {}, { referer: 'https://blog.example/tag?name=x' }), today, 'blog.example')).toMatchObject({ referrerHost: null, source: 'direct' });

@@ -35,6 +35,14 @@ const FEEDS = new Set(['/rss.xml', '/atom.xml', '/feed.json']);
 const SUBSCRIBERS = /(\d{1,9})\s+(?:subscribers|readers)\b/i;
 const UTM_MAX = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A blog's readable address (issue 58): `/blog/<slug>`. */
+const BLOG_ADDRESS = /^\/blog\/([a-z0-9]+(?:-[a-z0-9]+)*)$/;
+/**
+ * A view of `/blog/<slug>` is held with its slug behind this mark in place of the blog's id (the
+ * request does not know the id, and a cache hit never asks); the flush writes the blog's id
+ * (`insertCounted`). A blog id never starts with it.
+ */
+export const BLOG_SLUG_MARK = '/';
 
 /**
  * isbot's verdict per user agent, its one large pattern run once per browser rather than once per
@@ -88,7 +96,8 @@ export function countedRequest(request: FastifyRequest, today: () => string, sit
   if (request.method !== 'GET') return null;
   const queryAt = request.url.indexOf('?');
   const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
-  const kind = PAGES[pathname];
+  const address = pathname.length <= 100 ? BLOG_ADDRESS.exec(pathname) : null;
+  const kind = address ? 'blog' : PAGES[pathname];
   const isFeed = kind === undefined && FEEDS.has(pathname);
   if (kind === undefined && !isFeed) return null;
   if (notToBeCounted(request)) return null;
@@ -110,8 +119,8 @@ export function countedRequest(request: FastifyRequest, today: () => string, sit
   if (agent === null) return null;
   // The query as Fastify parsed it for the route (a URLSearchParams per request cost more than the rest of this).
   const query = request.query as Record<string, unknown>;
-  const blogId = kind === 'blog' ? (first(query.id)?.toLowerCase() ?? '') : null;
-  if (blogId !== null && !UUID.test(blogId)) return null;
+  const blogId = address ? `${BLOG_SLUG_MARK}${address[1]}` : kind === 'blog' ? (first(query.id)?.toLowerCase() ?? '') : null;
+  if (blogId !== null && !address && !UUID.test(blogId)) return null;
   const host = referrerHost(request.headers.referer, siteHost);
   const utmSource = utm(query, 'utm_source');
   const utmMedium = utm(query, 'utm_medium');
