@@ -75,7 +75,7 @@ describe('app processes on one Postgres', () => {
     expect(created.status).toBe(201);
     const blog = (await created.json()) as Blog;
     // The create's blog event, run by the writer's queue soon after, drops the blog's answers in
-    // every process (cache/blog-event-invalidation.ts): waited for here, so that it cannot land
+    // every process (core/blog-event-invalidation.ts): waited for here, so that it cannot land
     // between the two reads below, which would then both miss.
     await untilBlogEventsRan(blog.id);
 

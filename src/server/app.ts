@@ -11,27 +11,10 @@ import {
 } from 'fastify-type-provider-zod';
 import { createAuth, type AuthAppDeps } from './auth/auth.js';
 import { staffSecondFactorRule } from './auth/staff-second-factor.js';
-import { authRoutes } from './auth/auth.routes.js';
-import { accountEnrolmentRoutes, accountRoutes, accountSignedInRoutes } from './auth/account.routes.js';
-import { myDataRoutes } from './portability/my-data.routes.js';
-import { importRoutes } from './portability/import.routes.js';
-import { aiRoutes } from './ai/ai.routes.js';
-import { blogRoutes, blogSignedInRoutes } from './blogs/blogs.routes.js';
-import { commentMailLinkRoutes, commentMailRoutes, commentMailSettingsRoutes } from './comments/comment-mail.routes.js';
-import { commentRoutes, commentSignedInRoutes } from './comments/comments.routes.js';
-import { blogEditorRoutes } from './blogs/blog-editor.routes.js';
-import { inlineImageRoutes } from './inline-images/inline-images.routes.js';
-import { searchRoutes } from './search/search.routes.js';
-import { tagRoutes } from './tags/tags.routes.js';
-import { voteRoutes } from './votes/votes.routes.js';
-import { moderationRoutes, reportRoutes } from './moderation/moderation.routes.js';
 import { createSessionMemory, createSessions } from './auth/session.js';
 import { registerSessionMemoryHooks } from './auth/session-memory.plugin.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { contactRoutes } from './contact/contact.routes.js';
-import { feedRoutes } from './feeds/feeds.routes.js';
-import { healthRoutes } from './health/health.routes.js';
 import { registerBadCharacterGuard } from './http/bad-characters.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions, registerRequestId } from './http/logging.js';
@@ -56,42 +39,43 @@ import { createBlogEvents } from './core/blog-events.js';
 import { invalidateOnBlogEvents } from './core/blog-event-invalidation.js';
 import type { ContentChanges } from './cache/content-changes.js';
 import { registerQueueCleanupJob } from './core/queue-cleanup.job.js';
-import { registerContactJob } from './contact/contact.service.js';
-import { registerSubscriptionJobs } from './subscriptions/new-post-mail.js';
-import { subscriptionLinkRoutes, subscriptionRoutes, subscriptionSignedInRoutes } from './subscriptions/subscriptions.routes.js';
-import { registerScheduledPublishing } from './blogs/scheduled-publishing.js';
 import { createRateLimiter } from './rate-limit/rate-limit.js';
 import { builtPageRenderer, vitePageRenderer } from './pages/page-renderer.js';
 import { createPageHandler } from './pages/pages.js';
 import { localUploadsDir } from './storage/local-storage.js';
 import { createImageStorage, type ImageStorage } from './storage/storage.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
-import { registerBlogRenderingJob } from './blogs/blog-rendering.job.js';
 import { registerImageVariantsJob } from './images/image-variants.job.js';
-import { registerStorageSweepJob } from './storage-sweep/storage-sweep.job.js';
-import { createFederationLoader, registerFederationJobs, registerFederationKvCleanup, type FederationLoader } from './federation/federation-loader.js';
-import { federationProtocolRoutes, federationRoutes, registerArticleNegotiation } from './federation/federation.routes.js';
-import { createAnalyticsBuffer, type AnalyticsBuffer } from './analytics/analytics-buffer.js';
-import { registerAnalyticsCounting, siteHostOf } from './analytics/analytics-counting.js';
-import { registerAnalyticsJob } from './analytics/analytics.job.js';
-import { analyticsRoutes, siteAnalyticsRoutes } from './analytics/analytics.routes.js';
-import { accessRoutes } from './people/access.routes.js';
 import { createSiteSettings, settingsChangedBy, type SiteSettingsAccess } from './core/site-settings.js';
-import { siteFileRoutes, siteSettingsAdminRoutes } from './settings/settings.routes.js';
-import { sitePagesAdminRoutes, sitePagesPublicRoutes } from './site-pages/site-pages.routes.js';
 import { siteInfoOf } from './settings/site-info.js';
-import { outgoingRequestGuard } from './http/public-address.js';
 import { trustedProxies } from './http/trusted-proxies.js';
-import { registerWebhookDelivery } from './webhooks/webhook-delivery.js';
-import { registerWebhookEvents } from './webhooks/webhook-events.js';
-import { webhookRoutes } from './webhooks/webhooks.routes.js';
-import type { WebhooksDeps } from './webhooks/webhooks.service.js';
-import { auditLogRoutes } from './audit/audit-log.routes.js';
 import { applyOwnerEmail, firstAccountAwaited } from './core/ownership.js';
-import { ownershipRoutes, peopleRoutes } from './people/people.routes.js';
-import type { SuspendAccount } from './people/people.service.js';
-import { invitationRoutes } from './people/invitations.routes.js';
 import { performAction } from './moderation/moderation.service.js';
+import type { AnalyticsBuffer } from './analytics/analytics-buffer.js';
+import { defineFeature, VISITOR_CONTEXTS, type ContextName, type Feature, type FeatureHost, type FeatureRoute } from './feature.js';
+import type { SuspendAccount } from './core/suspend-account.js';
+import { aiFeature } from './ai/ai.feature.js';
+import { analyticsFeature } from './analytics/analytics.feature.js';
+import { auditFeature } from './audit/audit.feature.js';
+import { authFeature } from './auth/auth.feature.js';
+import { blogsFeature } from './blogs/blogs.feature.js';
+import { commentsFeature } from './comments/comments.feature.js';
+import { contactFeature } from './contact/contact.feature.js';
+import { federationFeature } from './federation/federation.feature.js';
+import { feedsFeature } from './feeds/feeds.feature.js';
+import { inlineImagesFeature } from './inline-images/inline-images.feature.js';
+import { moderationFeature } from './moderation/moderation.feature.js';
+import { peopleFeature } from './people/people.feature.js';
+import { portabilityFeature } from './portability/portability.feature.js';
+import { searchFeature } from './search/search.feature.js';
+import { settingsFeature } from './settings/settings.feature.js';
+import { sitePagesFeature } from './site-pages/site-pages.feature.js';
+import { storageSweepFeature } from './storage-sweep/storage-sweep.feature.js';
+import { subscriptionsFeature } from './subscriptions/subscriptions.feature.js';
+import { tagsFeature } from './tags/tags.feature.js';
+import { votesFeature } from './votes/votes.feature.js';
+import { webhooksFeature } from './webhooks/webhooks.feature.js';
+import { healthRoutes } from './health/health.routes.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -115,6 +99,56 @@ export interface BuildAppOptions {
 const DEFAULT_WEB_ROOT = import.meta.url.endsWith('.ts')
   ? fileURLToPath(new URL('../../dist/web', import.meta.url))
   : fileURLToPath(new URL('../web', import.meta.url));
+
+/**
+ * The app's rooms, in the one order `buildApp` calls them in, part by part (`feature.ts`): the
+ * hooks of each group, then each context's routes (a context lists its routes in this order, which
+ * is the order of `/api/openapi.json`), then the blog-event consumers, then the jobs. Each feature
+ * folder exports its own object; the few entries written here are the infrastructure's own routes
+ * and jobs and the API's description, which is last among the public routes.
+ */
+const FEATURES: readonly Feature<AuthAppDeps>[] = [
+  defineFeature({ name: 'health', routes: ({ deps }) => [{ visitors: 'anyone', plugin: routes(healthRoutes, deps) }] }),
+  contactFeature,
+  authFeature,
+  settingsFeature,
+  peopleFeature,
+  portabilityFeature,
+  blogsFeature,
+  defineFeature({
+    name: 'images',
+    jobs: ({ jobs, deps }) => registerImageVariantsJob(jobs, { db: deps.db, storage: deps.storage, contentChanges: deps.contentChanges }, { onStart: deps.config.imageBackfillOnStart }),
+  }),
+  defineFeature({ name: 'queue', jobs: ({ jobs, deps }) => registerQueueCleanupJob(jobs, deps.queue) }),
+  inlineImagesFeature,
+  votesFeature,
+  commentsFeature,
+  aiFeature,
+  moderationFeature,
+  searchFeature,
+  tagsFeature,
+  subscriptionsFeature,
+  feedsFeature,
+  federationFeature,
+  analyticsFeature,
+  sitePagesFeature,
+  webhooksFeature,
+  auditFeature,
+  // The Outbox only without SMTP_URL: the mails are in the data folder then (issue 58).
+  defineFeature({ name: 'mail', routes: ({ deps }) => (deps.config.mail.smtpUrl ? [] : [{ visitors: 'site management', plugin: routes(outboxRoutes, deps) }]) }),
+  storageSweepFeature,
+  defineFeature({
+    name: 'openapi',
+    routes: ({ app }) => [
+      {
+        visitors: 'anyone',
+        plugin: (context) => {
+          context.get('/api/openapi.json', { schema: { hide: true }, config: neverCached }, async () => app.swagger());
+        },
+      },
+    ],
+  }),
+];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -160,16 +194,8 @@ export async function buildApp(options: BuildAppOptions) {
   // gives V8's free pages back once requests stop for a few seconds.
   const idleReclaim = registerIdleReclaim(app);
   const now = options.now ?? (() => new Date());
-  // Counting only holds the view in memory; the buffer writes in batches.
-  let analytics: AnalyticsBuffer | null = null;
-  if (config.analytics.enabled) {
-    const siteHost = siteHostOf(config.publicUrl);
-    analytics = createAnalyticsBuffer({ db: database.db, siteHost, flushMs: config.analytics.flushMs, log: app.log.child({ module: 'analytics' }) });
-    // The clock read for each counted request: Date.now, not a Date, unless a test set the time.
-    const testNow = options.now;
-    registerAnalyticsCounting(app, analytics, { siteHost, clock: testNow ? () => testNow().getTime() : Date.now });
-  }
-  app.decorate('analytics', analytics);
+  // The features' hooks that must see every request first (counting views: the buffer writes in batches).
+  for (const feature of FEATURES) feature.hooks?.first?.({ app, deps: { config, db: database.db }, testNow: options.now });
 
   // The transport sends (SMTP, or the outbox folder); the app's mailer only queues: every message
   // is a job of the durable queue, sent at MAIL_SEND_PER_MINUTE and retried while SMTP is down.
@@ -203,21 +229,9 @@ export async function buildApp(options: BuildAppOptions) {
   await applyOwnerEmail(database.db, config.ownerEmail);
   const storage = options.storage ?? createImageStorage(config);
   const limiter = createRateLimiter({ db: database.db, scale: config.rateLimitScale, secret: config.authSecret });
-  // ActivityPub (docs/federation.md): with FEDERATION=false, no route, hook or job of it exists.
-  let loadFederation: FederationLoader | undefined;
-  if (config.federation.enabled) {
-    loadFederation = createFederationLoader({
-      config,
-      db: database.db,
-      storage,
-      queue,
-      contentChanges,
-      siteSettings,
-    });
-    registerFederationJobs(queue, blogEvents, database.db, loadFederation);
-    // Before the response cache's hook: a server asking for an Article never gets a cached page.
-    registerArticleNegotiation(app, { loadFederation });
-  }
+  // The features' hooks before the response cache's (ActivityPub's Article negotiation), with the
+  // blog-event consumers they subscribe there.
+  for (const feature of FEATURES) feature.hooks?.beforeResponseCache?.({ app, deps: { config, db: database.db, storage, queue, contentChanges, siteSettings }, blogEvents });
   const sessionMemory = createSessionMemory({ ttlMs: config.sessionCacheMs });
   const sessions = createSessions(auth, database.db, sessionMemory);
 
@@ -267,8 +281,6 @@ export async function buildApp(options: BuildAppOptions) {
   }
   const viewerVotes = createViewerVotes(database.db);
   const deps: AuthAppDeps = { config, db: database.db, mailer, queue, auth, sessions, storage, limiter, publicData, viewerVotes, contentChanges, siteSettings };
-  // Webhooks (docs/webhooks.md): deliveries only to public addresses unless WEBHOOKS_ALLOW_PRIVATE_ADDRESS.
-  const webhooks: WebhooksDeps = { db: database.db, queue, guard: outgoingRequestGuard({ allowPrivateAddress: config.webhooks.allowPrivateAddress }), publicUrl: config.publicUrl, maxAttempts: config.webhooks.maxAttempts };
   registerSecurityHeaders(app, securityHeaders);
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifySwagger, {
@@ -288,68 +300,21 @@ export async function buildApp(options: BuildAppOptions) {
   // its writes change (`cache/route-caching.ts`): a GET route that declares nothing is refused
   // unless its context has a default.
   const access = { ...deps, staffSecondFactor: staffSecondFactorRule(deps) };
-  const peopleDeps = {
-    ...deps,
+  const host: FeatureHost<AuthAppDeps> = {
+    app,
+    deps,
+    jobs,
+    blogEvents,
+    mail: { send, transport },
+    now,
     // Suspending from /admin is moderation's own action (its events, its log), with the audit entry in its transaction.
     suspendAccount: ((moderator, input, alsoInTransaction) =>
       performAction({ db: deps.db, config }, moderator, { action: input.suspend ? 'suspend' : 'unsuspend', userId: input.userId, reason: input.reason }, alsoInTransaction)) satisfies SuspendAccount,
   };
-  // What enrolling a second factor needs, and what machines fetch outside the API.
-  await app.register(visitorContext(access, { visitors: 'anyone', staffSecondFactor: false }, [
-    routes(authRoutes, deps),
-    routes(siteFileRoutes, deps),
-    routes(commentMailLinkRoutes, deps),
-    routes(subscriptionLinkRoutes, deps),
-    routes(feedRoutes, deps),
-    ...(loadFederation ? [routes(federationProtocolRoutes, { ...deps, loadFederation })] : []),
-  ]));
-  await app.register(visitorContext(access, { visitors: 'anyone', staffSecondFactor: true }, [
-    routes(healthRoutes, deps),
-    routes(contactRoutes, deps),
-    routes(accountRoutes, deps),
-    routes(invitationRoutes, deps),
-    routes(blogRoutes, deps),
-    routes(commentRoutes, deps),
-    routes(commentMailRoutes, deps),
-    routes(searchRoutes, deps),
-    routes(tagRoutes, deps),
-    routes(subscriptionRoutes, deps),
-    routes(sitePagesPublicRoutes, deps),
-    (context) => {
-      context.get('/api/openapi.json', { schema: { hide: true }, config: neverCached }, async () => app.swagger());
-    },
-  ]));
-  await app.register(visitorContext(access, { visitors: 'signed-in', staffSecondFactor: false }, [routes(accountEnrolmentRoutes, deps)]));
-  await app.register(visitorContext(access, { visitors: 'signed-in', staffSecondFactor: true }, [
-    routes(accountSignedInRoutes, deps),
-    routes(accessRoutes, deps),
-    routes(myDataRoutes, deps),
-    routes(blogSignedInRoutes, deps),
-    routes(blogEditorRoutes, deps),
-    routes(inlineImageRoutes, deps),
-    routes(voteRoutes, deps),
-    routes(commentSignedInRoutes, deps),
-    routes(commentMailSettingsRoutes, deps),
-    routes(aiRoutes, deps),
-    routes(reportRoutes, deps),
-    routes(subscriptionSignedInRoutes, deps),
-    ...(loadFederation ? [routes(federationRoutes, { ...deps, loadFederation })] : []),
-    routes(analyticsRoutes, { ...deps, now }),
-  ]));
-  await app.register(visitorContext(access, { visitors: { moderation: 'moderate' }, staffSecondFactor: true }, [
-    routes(moderationRoutes, deps),
-    routes(importRoutes, deps),
-    routes(siteAnalyticsRoutes, { ...deps, now }),
-  ]));
-  await app.register(visitorContext(access, { visitors: { site: 'manage' }, staffSecondFactor: true }, [
-    routes(siteSettingsAdminRoutes, deps),
-    routes(sitePagesAdminRoutes, deps),
-    routes(webhookRoutes, { ...deps, webhooks }),
-    routes(auditLogRoutes, deps),
-    ...(config.mail.smtpUrl ? [] : [routes(outboxRoutes, deps)]),
-  ]));
-  await app.register(visitorContext(access, { visitors: { people: 'manage' }, staffSecondFactor: true }, [routes(peopleRoutes, peopleDeps)]));
-  await app.register(visitorContext(access, { visitors: { ownership: 'transfer' }, staffSecondFactor: true }, [routes(ownershipRoutes, peopleDeps)]));
+  const declared: readonly FeatureRoute[] = FEATURES.flatMap((feature) => feature.routes?.(host) ?? []);
+  for (const [name, context] of Object.entries(VISITOR_CONTEXTS) as [ContextName, (typeof VISITOR_CONTEXTS)[ContextName]][]) {
+    await app.register(visitorContext(access, context, declared.filter((route) => route.visitors === name).map((route) => route.plugin)));
+  }
 
   // What a fresh site's pages tell its first visitor (issue 58): that the first account is the owner's, where mail goes.
   const firstAccount = firstAccountAwaited(database.db, config.ownerEmail);
@@ -365,32 +330,15 @@ export async function buildApp(options: BuildAppOptions) {
   });
   if (pageRenderer?.close) app.addHook('onClose', () => pageRenderer.close!());
 
-  registerBlogRenderingJob(jobs, { db: database.db, storage });
-  registerImageVariantsJob(
-    jobs,
-    { db: database.db, storage, contentChanges },
-    { onStart: config.imageBackfillOnStart },
-  );
-  registerContactJob(queue, { db: database.db, contactTo: config.mail.contactTo, send, transport });
-  registerSubscriptionJobs(queue, blogEvents, { db: database.db, storage, config, siteSettings, log: app.log.child({ module: 'subscriptions' }), send, transport });
-  registerScheduledPublishing(queue, { db: database.db });
-  registerWebhookEvents(queue, blogEvents, { db: database.db, storage, publicUrl: config.publicUrl, maxAttempts: config.webhooks.maxAttempts });
-  registerWebhookDelivery(queue, { ...webhooks, userAgent: `BloggingSite-Webhooks/1.0 (+${config.publicUrl})` });
-  registerQueueCleanupJob(jobs, queue);
-  if (loadFederation) registerFederationKvCleanup(jobs, database.db);
-  if (analytics) registerAnalyticsJob(jobs, { db: database.db, now }, { rawDays: config.analytics.rawDays });
   // The queue's workers run whenever the app is up (tests' apps too): mail must go out.
   app.addHook('onReady', async () => queue.start());
-  // Every few seconds, and once more as the app closes (before the database does).
-  if (analytics) {
-    const buffer = analytics;
-    app.addHook('onReady', async () => buffer.start());
-  }
-  registerStorageSweepJob(jobs, { db: database.db, storage }, { ...config.storageSweep, inlineGraceMs: config.inlineImages.graceMs });
+  // The features' blog-event consumers, then their jobs (docs/jobs.md).
+  for (const feature of FEATURES) feature.consumers?.(host);
+  for (const feature of FEATURES) feature.jobs?.(host);
 
   app.addHook('onClose', async () => {
     // The views still in memory are written before the database closes (a SIGTERM loses none).
-    await analytics?.stop();
+    await app.analytics?.stop();
     // A job stops after the step in hand, before the database it writes to closes.
     await jobs.stop();
     // The jobs running finish before the transport closes (what is still queued waits for the next start).

@@ -220,7 +220,7 @@ export interface Config {
   };
   /** Addresses of the moderators (`MODERATOR_EMAILS`), lower-cased. */
   moderatorEmails: string[];
-  /** The owner's address (`OWNER_EMAIL`), lower-cased: owner once proven (people/ownership.ts), and at start-up if its account is confirmed. */
+  /** The owner's address (`OWNER_EMAIL`), lower-cased: owner once proven (core/ownership.ts), and at start-up if its account is confirmed. */
   ownerEmail: string | undefined;
   logLevel: string;
   /**

@@ -41,7 +41,7 @@ export interface ReadLimit {
 /**
  * Per client address on the public read APIs (lists, a blog, comments): generous for a reader,
  * a stop for a scraper. Declared by each route with its caching (`cachedAs`), counted by
- * `publicReader` (http/public-read.ts), and kept by the response cache's hits too.
+ * `publicReader` (cache/public-read.ts), and kept by the response cache's hits too.
  */
 export const PUBLIC_READ_LIMIT: ReadLimit = {
   prefix: 'read',

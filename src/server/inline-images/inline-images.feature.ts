@@ -1,0 +1,9 @@
+import { routes } from '../core/visitor-contexts.js';
+import { defineFeature } from '../feature.js';
+import { inlineImageRoutes } from './inline-images.routes.js';
+
+/** Images inside a blog's text: uploading them from the editor. */
+export const inlineImagesFeature = defineFeature({
+  name: 'inline-images',
+  routes: ({ deps }) => [{ visitors: 'signed-in', plugin: routes(inlineImageRoutes, deps) }],
+});
