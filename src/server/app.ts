@@ -107,7 +107,7 @@ const DEFAULT_WEB_ROOT = import.meta.url.endsWith('.ts')
  * folder exports its own object; the few entries written here are the infrastructure's own routes
  * and jobs and the API's description, which is last among the public routes.
  */
-const FEATURES: readonly Feature<AuthAppDeps>[] = [
+export const FEATURES: readonly Feature<AuthAppDeps>[] = [
   defineFeature({ name: 'health', routes: ({ deps }) => [{ visitors: 'anyone', plugin: routes(healthRoutes, deps) }] }),
   contactFeature,
   authFeature,
