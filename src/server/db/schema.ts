@@ -24,7 +24,7 @@ export interface UserTable {
   bio: ColumnType<string | null, string | null | undefined, string | null>;
   /** Better Auth's `twoFactor` plugin: every sign-in asks for a second factor (migration 2026-11-28-04). */
   twoFactorEnabled: ColumnType<boolean | null, boolean | undefined, boolean>;
-  /** The account's role (`people/roles.ts`); 'author' unless given another (migration 2026-11-29-01). */
+  /** The account's role (`core/roles.ts`); 'author' unless given another (migration 2026-11-29-01). */
   role: ColumnType<Role, Role | undefined, Role>;
 }
 
