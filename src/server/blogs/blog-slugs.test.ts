@@ -82,6 +82,13 @@ describe('readable addresses (issue 58)', () => {
     expect((await writes.edit(users.writer, blog.id, { title: `Old ${word} name` })).slug).toBe(`old-${word}-name-2`);
   });
 
+  it('documents the address lookup and the blog answer\'s slug in OpenAPI', async () => {
+    const spec = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>> }>();
+    const lookup = spec.paths['/api/blogs/by-slug/{slug}']?.get;
+    expect(Object.keys(lookup?.responses['200']?.content['application/json']?.schema.properties ?? {})).toEqual(['id', 'slug']);
+    expect(spec.paths['/api/blogs/{id}']?.get?.responses['200']?.content['application/json']?.schema.properties).toHaveProperty('slug');
+  });
+
   it('answers an unknown, malformed or deleted address like an unknown blog', async () => {
     const word = unique();
     const blog = await writes.create(users.writer, { title: `Gone ${word}` });
