@@ -45,6 +45,13 @@ describe('import of a Ghost export', () => {
       // Scheduled in Ghost: a draft here (its time is the author's to set again).
       ['Scheduled: the spring tides', 'draft', 'ada@harbour-notes.example', '2024-05-26T09:00:00.000Z', []],
     ]);
+    // Ghost's slugs are their readable addresses here (issue 58), its own where it differs from the title's.
+    const slugs = await site.deps.db.selectFrom('blogs').select(['title', 'slug']).orderBy('created_at').execute();
+    expect(slugs.slice(0, 3)).toEqual([
+      { title: 'Fishing boats of the east coast', slug: 'fishing-boats' },
+      { title: 'Coming soon', slug: 'coming-soon' },
+      { title: 'A walk round the harbour', slug: 'a-walk-round-the-harbour' },
+    ]);
     const walk = rows.find((row) => row.title === 'A walk round the harbour')!;
     // The archive's image is stored through the pipeline and shown from our storage; the feature image is the cover.
     expect(walk.body).toMatch(/!\[The harbour at low tide\]\(\/uploads\/blogs\/harbour-import-\d+-[0-9a-f]+\.webp\)/);

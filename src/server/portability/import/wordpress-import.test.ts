@@ -38,6 +38,14 @@ describe('import of a WordPress export (WXR)', () => {
     expect(report.images.remote).toEqual(['https://wpthemetestdata.files.wordpress.com/2008/06/dsc04563.jpg']);
   });
 
+  it("keeps WordPress's slugs (wp:post_name) as the readable addresses, and makes the rest from the titles", async () => {
+    const slugOf = async (title: string) => (await site.deps.db.selectFrom('blogs').select('slug').where('title', '=', title).executeTakeFirstOrThrow()).slug;
+    expect(await slugOf('Markup: HTML Tags and Formatting')).toBe('markup-html-tags-and-formatting');
+    // Its wp:post_name is percent-encoded, as WordPress keeps a slug with accents.
+    expect(await slugOf('Post Format: Gallery')).toBe('galerie-d-ete');
+    expect(await slugOf('Template: Paginated')).toBe('template-paginated');
+  });
+
   it('keeps dates, drafts, categories and tags, and Markdown from content:encoded', async () => {
     const markup = await blog('Markup: HTML Tags and Formatting');
     expect(markup.status).toBe('published');
