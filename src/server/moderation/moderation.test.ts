@@ -54,7 +54,8 @@ describe('moderation', () => {
       single: (await inject('GET', `/api/blogs/${blog.id}`)).statusCode,
       rss: (await inject('GET', '/rss.xml')).body.includes(blog.id),
       authorRss: (await inject('GET', `/rss.xml?author=${blog.userId}`)).body.includes(blog.id),
-      sitemap: (await inject('GET', '/sitemap.xml')).body.includes(blog.id),
+      // The sitemap names a blog by its readable address (issue 58).
+      sitemap: (await inject('GET', '/sitemap.xml')).body.includes(`/blog/${blog.slug}<`),
     };
   };
   const shown = { home: true, search: true, searchTotal: 1, single: 200, rss: true, authorRss: true, sitemap: true };
