@@ -586,11 +586,10 @@ export interface Database {
   analytics_daily_readers: AnalyticsDailyReadersTable;
 }
 
-/** Every address a blog has had: the current one, and old ones that answer 301 to it (migration 2026-12-08-15). */
+/** Every address a blog has had: the current one (the blog's `slug`), and old ones that answer 301 to it (migration 2026-12-08-15). */
 export interface BlogSlugTable {
   slug: string;
   blog_id: string;
-  is_current: Generated<boolean>;
   created_at: Generated<Date>;
 }
 

@@ -5,11 +5,17 @@ import { type Kysely, sql } from 'kysely';
  * title by `blog_slug_base` (the rules of `src/shared/blog-slug.ts`, copied here because a
  * migration is frozen) and kept unique with `-2`, `-3`… by `claim_blog_slug`.
  *
- * `blog_slugs` holds every address a blog has had: the current one (`is_current`) and the old ones,
- * which answer 301 to the current. An old address belongs to its blog until another blog's title
- * asks for it; the current one never changes hands. A claim is one `insert … on conflict do update
- * … where`: the conflicting row is locked and its latest version tested, so two blogs asking for
- * the same address at once get `x` and `x-2`, never both `x` (and `blogs_slug_key` would refuse it).
+ * `blog_slugs` holds every address a blog has had: the current one (the blog's `slug`) and the
+ * old ones, which answer 301 to the current. An old address belongs to its blog until another
+ * blog's title asks for it; the current one never changes hands.
+ *
+ * Claims are made one transaction at a time: the first claim of a transaction takes one advisory
+ * lock, held to its commit, which the next claimant waits for. So no claim ever waits on an
+ * address another writer has not committed, and writers that would take addresses in different
+ * orders (two multi-row inserts of the same titles, while their title-word counts lock rows too)
+ * cannot deadlock: whoever claims first finishes first. A transaction holds one lock however many
+ * blogs it writes (an import's thousand are one entry in the lock table). The price: blogs being
+ * created or renamed at the same moment wait for each other's commit; reads never wait.
  *
  * The trigger makes the slug on every insert (an import may give its own: Ghost's and WordPress's
  * slugs are kept) and moves it when a title's slug changes; so every writer, the tests' direct
@@ -38,20 +44,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     create table blog_slugs (
       slug text primary key,
       blog_id uuid not null references blogs (id) on delete cascade deferrable initially deferred,
-      is_current boolean not null default true,
       created_at timestamptz not null default now()
     )`.execute(db);
   await sql`create index blog_slugs_blog_idx on blog_slugs (blog_id)`.execute(db);
-  await sql`create unique index blog_slugs_one_current_idx on blog_slugs (blog_id) where is_current`.execute(db);
 
   await sql`
     create function claim_blog_slug(blog uuid, wanted text) returns text language plpgsql as $$
     declare
       candidate text;
       n integer := 1;
+      holder uuid;
     begin
-      -- Its current address becomes an old one first (one current per blog), under a lock held to the commit.
-      update blog_slugs set is_current = false where blog_id = blog and is_current;
+      -- One claimant at a time (see above): held to the commit, taken again for free by the same transaction.
+      perform pg_advisory_xact_lock(1651469160);
       loop
         candidate := case
           when n = 1 then wanted
@@ -59,10 +64,15 @@ export async function up(db: Kysely<any>): Promise<void> {
           -- Past 50 equal titles, the blog's id keeps the search short.
           else wanted || '-' || left(blog::text, 8) || case when n > 51 then '-' || n else '' end
         end;
-        insert into blog_slugs as taken (slug, blog_id) values (candidate, blog)
-          on conflict (slug) do update set blog_id = excluded.blog_id, is_current = true, created_at = now()
-          where taken.blog_id = excluded.blog_id or not taken.is_current;
-        if found then
+        select taken.blog_id into holder from blog_slugs taken where taken.slug = candidate;
+        if not found then
+          insert into blog_slugs (slug, blog_id) values (candidate, blog);
+          return candidate;
+        elsif holder = blog then
+          return candidate;
+        elsif not exists (select 1 from blogs where blogs.id = holder and blogs.slug = candidate) then
+          -- Another blog's old address: the title that asks for it now takes it.
+          update blog_slugs set blog_id = blog, created_at = now() where slug = candidate;
           return candidate;
         end if;
         n := n + 1;
