@@ -11,11 +11,11 @@ export const auditLogRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
     {
       schema: {
         tags: ['admin'],
-        summary: 'The audit log, newest first; `before` (an entry’s id, from `nextBefore`) gives the older page',
+        summary: 'The audit log, newest first; `before` (an entry’s id, from `nextBefore`) gives the older page, `kind` one kind of action',
         querystring: auditLogQuerySchema,
         response: { 200: auditLogPageSchema, 400: apiErrorSchema, 404: apiErrorSchema },
       },
     },
-    async (request) => auditLogPage(deps.db, { before: request.query.before, limit: AUDIT_PAGE_SIZE }),
+    async (request) => auditLogPage(deps.db, { before: request.query.before, kind: request.query.kind, limit: AUDIT_PAGE_SIZE }),
   );
 };
