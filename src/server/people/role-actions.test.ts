@@ -108,9 +108,13 @@ describe('what each role may do, checked by the server on every request', () => 
     // Nothing saved yet: putting the spec's text back changes nothing.
     { route: 'DELETE /api/admin/site-texts/about', allowed: ['owner', 'administrator'], send: (user) => request(user, 'DELETE', '/api/admin/site-texts/about') },
     { route: 'DELETE /api/admin/site-texts/faq', allowed: ['owner', 'administrator'], send: (user) => request(user, 'DELETE', '/api/admin/site-texts/faq') },
+    { route: 'DELETE /api/admin/subscribers/{id}', allowed: ['owner', 'administrator'], send: (user) => request(user, 'DELETE', `/api/admin/subscribers/${missing}`) },
+    { route: 'POST /api/admin/subscribers/import', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', '/api/admin/subscribers/import', {}) },
     { route: 'POST /api/moderation/actions', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', '/api/moderation/actions', {}) },
     { route: 'POST /api/moderation/queue/{id}/retry', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', `/api/moderation/queue/${'x'.repeat(31)}/retry`) },
     { route: 'POST /api/imports', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', '/api/imports', {}) },
+    // Issue 59: the review queue's 'Send back'.
+    { route: 'POST /api/blogs/{id}/send-back', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', `/api/blogs/${missing}/send-back`, {}) },
   ];
 
   /** What each remaining route that changes something is open to, and why no role decides it. */

@@ -90,7 +90,7 @@ export async function subscribe(deps: SubscriptionDeps, viewer: SessionUser | nu
   return { status: 'pending' };
 }
 
-function confirmationMail(deps: SubscriptionDeps, siteName: string, email: string, id: string, authorName: string | null) {
+export function confirmationMail(deps: Pick<SubscriptionDeps, 'config'>, siteName: string, email: string, id: string, authorName: string | null) {
   const { publicUrl, authSecret } = deps.config;
   const what = authorName ? `new blogs by ${authorName} on ${siteName}` : `new blogs on ${siteName}`;
   const link = `${publicUrl}${paths.confirmSubscription(confirmToken(id, authSecret))}`;
