@@ -31,6 +31,8 @@ export const paths = {
   moderation: () => '/moderation',
   /** The owner's and administrators' seat: site, people, integrations, audit log. */
   admin: () => '/admin',
+  /** One of /admin's sections (issue 59): `site`, `people`, `audit-log`, ... */
+  adminSection: (id: string) => `/admin/${id}`,
   import: () => '/import',
   /** The site's figures (moderators); `days` or a custom `from`/`to` range. */
   analytics: (range: Record<string, string | undefined> = {}) => withQuery('/analytics', range),

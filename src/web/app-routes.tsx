@@ -53,6 +53,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/drafts', async () => (await import('./routes/drafts')).draftsScreen),
         screen('/moderation', async () => (await import('./routes/moderation')).moderationScreen),
         screen('/admin', async () => (await import('./routes/admin')).adminScreen),
+        screen('/admin/:section', async () => (await import('./routes/admin')).adminScreen),
         screen('/import', async () => (await import('./routes/import')).importScreen),
         screen('/following', async () => (await import('./routes/following')).followingScreen),
         screen('/not-me', async () => (await import('./routes/not-me')).notMeScreen),

@@ -1,12 +1,9 @@
+import Nav from 'react-bootstrap/Nav';
+import { Link, useParams } from 'react-router';
 import { paths } from '../../shared/paths';
 import { LoadingPage } from '../components/loading-page';
 import { NotFoundPage } from '../components/not-found-page';
-import { AuditLogSection } from '../features/admin/audit-log-section';
-import { IntegrationsSection } from '../features/admin/integrations-section';
-import { OutboxSection } from '../features/admin/outbox-section';
-import { PeopleSection } from '../features/admin/people-section';
-import { PagesSection } from '../features/site-pages/components/pages-section';
-import { SiteSection } from '../features/admin/site-section';
+import { visibleAdminSections, type AdminSection } from './admin-sections';
 import { useAccess } from '../lib/access';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import { useSite } from '../lib/site-context';
@@ -14,39 +11,42 @@ import type { Screen } from '../lib/screen';
 
 const TITLE = 'Site admin';
 
+/** One navigation on every section, the current one marked; it wraps inside itself on a phone. */
+function AdminNav({ sections, current }: { sections: AdminSection[]; current: AdminSection }) {
+  return (
+    <Nav as="nav" variant="pills" aria-label="Admin sections" className="mb-4 flex-wrap gap-1">
+      {sections.map((section) => (
+        <Nav.Item key={section.id}>
+          <Nav.Link as={Link} to={paths.adminSection(section.id)} active={section.id === current.id} aria-current={section.id === current.id ? 'page' : undefined}>
+            {section.title}
+          </Nav.Link>
+        </Nav.Item>
+      ))}
+    </Nav>
+  );
+}
+
 /**
- * /admin: the owner's and administrators' seat (issue 44). The server renders the same shell for
- * everyone; once the session is known, anyone else sees the site's 404 page, as the server's
- * `/api/admin/…` answers them.
+ * /admin and /admin/<section> (issues 44, 59): the owner's, administrators' (and for some
+ * sections editors') seat, one section at a time. The server renders the same shell for everyone;
+ * once the session is known, anyone who may not see the section sees the site's 404 page, as the
+ * server's `/api/admin/…` answers them. /admin shows the first section the visitor may see.
  */
 function AdminPage() {
+  const { section: wanted } = useParams();
   const { can, isPending } = useAccess();
   const { mailToOutbox } = useSite();
   if (isPending) return <LoadingPage />;
-  if (!can('site:manage')) return <NotFoundPage />;
+  const sections = visibleAdminSections(can, mailToOutbox === true);
+  const current = wanted === undefined ? sections[0] : sections.find((section) => section.id === wanted);
+  if (!current) return <NotFoundPage />;
   return (
     <div className="mx-auto" style={{ maxWidth: 960 }}>
-      <h1 className="h3 mb-4">{TITLE}</h1>
-      <nav aria-label="Admin sections" className="mb-4">
-        <a href="#site" className="me-3">Site</a>
-        <a href="#pages" className="me-3">Pages</a>
-        <a href="#people" className="me-3">People</a>
-        <a href="#integrations" className="me-3">Integrations</a>
-        <a href="#audit-log">Audit log</a>
-        {mailToOutbox && (
-          <a href="#outbox" className="ms-3">
-            Outbox
-          </a>
-        )}
-      </nav>
-      <SiteSection />
-      <PagesSection />
-      <PeopleSection />
-      <IntegrationsSection />
-      <AuditLogSection />
-      {mailToOutbox && <OutboxSection />}
+      <h1 className="h3 mb-3">{TITLE}</h1>
+      <AdminNav sections={sections} current={current} />
+      <current.Component />
     </div>
   );
 }
 
-export const adminScreen: Screen = { cache: 'never', Component: AdminPage, meta: () => ({ title: TITLE, description: SITE_DESCRIPTION, path: paths.admin() }) };
+export const adminScreen: Screen = { cache: 'never', Component: AdminPage, meta: ({ url }) => ({ title: TITLE, description: SITE_DESCRIPTION, path: url.pathname.startsWith(`${paths.admin()}/`) ? url.pathname : paths.admin() }) };

@@ -1,45 +1,77 @@
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { messages } from '../../../shared/messages';
-import type { AuditEntry } from '../../../shared/audit-log-schema';
+import { AUDIT_KINDS, auditKindSchema, type AuditEntry, type AuditKind } from '../../../shared/audit-log-schema';
 import { LoadingPage } from '../../components/loading-page';
 import { errorMessage } from '../../lib/api-client';
 import { useAuditLog } from './api/get-audit-log';
 
-/** A state as the log keeps it (JSON), or a dash for none. */
-function State({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <span className="text-body-secondary">—</span>;
-  return <pre className="small mb-0 text-wrap text-break">{JSON.stringify(value, null, 1)}</pre>;
+/** The changed fields, one per line: `field: before → after` (a dash for none). */
+function Changes({ entry }: { entry: AuditEntry }) {
+  if (entry.changes.length === 0) return <span className="text-body-secondary">—</span>;
+  return (
+    <ul className="list-unstyled small mb-0">
+      {entry.changes.map((change) => (
+        <li key={change.field} className="text-break">
+          <span className="fw-semibold">{change.field}</span>: {change.before ?? '—'} → {change.after ?? '—'}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Who, in words: the name above the address; the address never breaks mid-word. */
+function Who({ entry }: { entry: AuditEntry }) {
+  if (entry.actor === null) return <>Command line</>;
+  return (
+    <>
+      {entry.actorName && <div>{entry.actorName}</div>}
+      <div className="small text-body-secondary text-nowrap">{entry.actor}</div>
+    </>
+  );
 }
 
 function Entry({ entry }: { entry: AuditEntry }) {
   return (
     <tr>
-      <td>
+      <td className="text-nowrap">
         <time dateTime={entry.createdAt}>{new Date(entry.createdAt).toLocaleString()}</time>
       </td>
-      <td className="text-break">{entry.actor ?? 'Command line'}</td>
       <td>
-        <code>{entry.action}</code>
-      </td>
-      <td className="text-break">{entry.subject ?? ''}</td>
-      <td>
-        <State value={entry.before} />
+        <Who entry={entry} />
       </td>
       <td>
-        <State value={entry.after} />
+        <code className="text-nowrap">{entry.action}</code>
+      </td>
+      <td>{entry.subjectLabel ?? ''}</td>
+      <td>
+        <Changes entry={entry} />
       </td>
     </tr>
   );
 }
 
-/** /admin's 'Audit log' (issue 44): every admin action, newest first, older ones a page at a time. */
+/** /admin/audit-log (issues 44, 59): every admin action in words, newest first, older ones a page at a time, one kind or all. */
 export function AuditLogSection() {
-  const log = useAuditLog();
+  const [kind, setKind] = useState<AuditKind | null>(null);
+  const log = useAuditLog(kind);
   const entries = log.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <section id="audit-log" aria-labelledby="audit-log-heading" className="mb-5">
       <h2 id="audit-log-heading" className="h4">Audit log</h2>
+      <Form.Group className="mb-3" controlId="audit-log-kind" style={{ maxWidth: 320 }}>
+        <Form.Label>Kind</Form.Label>
+        <Form.Select value={kind ?? ''} onChange={(event) => setKind(event.target.value === '' ? null : auditKindSchema.parse(event.target.value))}>
+          <option value="">All</option>
+          {Object.entries(AUDIT_KINDS).map(([id, each]) => (
+            <option key={id} value={id}>
+              {each.label}
+            </option>
+          ))}
+        </Form.Select>
+      </Form.Group>
       {log.isPending ? (
         <LoadingPage />
       ) : log.isError ? (
@@ -55,8 +87,7 @@ export function AuditLogSection() {
                 <th scope="col">Who</th>
                 <th scope="col">What</th>
                 <th scope="col">Subject</th>
-                <th scope="col">Before</th>
-                <th scope="col">After</th>
+                <th scope="col">Changes</th>
               </tr>
             </thead>
             <tbody>

@@ -58,7 +58,7 @@ export function PeopleSection() {
       {people.error && <Alert variant="danger">{errorMessage(people.error)}</Alert>}
       {people.data && (
         <>
-          <Table responsive size="sm" className="align-middle">
+          <Table responsive className="align-middle">
             <thead>
               <tr>
                 <th scope="col">Email address</th>
@@ -113,7 +113,7 @@ function PersonRow({ person, viewerIsOwner, onError }: { person: Person; viewerI
 
   return (
     <tr>
-      <td>
+      <td className="text-nowrap">
         {person.email}
         {person.suspended && (
           <Badge bg="warning" text="dark" className="ms-2">
@@ -132,6 +132,7 @@ function PersonRow({ person, viewerIsOwner, onError }: { person: Person; viewerI
           <Form.Select
             id={selectId}
             size="sm"
+            style={{ minWidth: '9rem' }}
             value={person.role}
             disabled={changeRole.isPending}
             onChange={(event) => changeRole.mutate({ id: person.id, role: event.target.value as AssignableRole }, { onError })}
@@ -145,9 +146,9 @@ function PersonRow({ person, viewerIsOwner, onError }: { person: Person; viewerI
           </>
         )}
       </td>
-      <td>{day(person.joinedAt)}</td>
+      <td className="text-nowrap">{day(person.joinedAt)}</td>
       <td>{person.blogCount}</td>
-      <td>{day(person.lastSeenAt)}</td>
+      <td className="text-nowrap">{day(person.lastSeenAt)}</td>
       <td>
         {!locked && (
           <div className="d-flex flex-wrap gap-2">
@@ -161,7 +162,7 @@ function PersonRow({ person, viewerIsOwner, onError }: { person: Person; viewerI
             ) : (
               <Form onSubmit={confirmDelete} className="d-flex flex-wrap gap-2 align-items-end">
                 <Form.Group controlId={`heir-${person.id}`}>
-                  <Form.Label className="small mb-0">Give their blogs to (e-mail; empty: remove them)</Form.Label>
+                  <Form.Label className="small mb-1">Give their blogs to (e-mail; empty: remove them)</Form.Label>
                   <Form.Control size="sm" type="email" value={heir} onChange={(event) => setHeir(event.target.value)} />
                 </Form.Group>
                 <Button size="sm" type="submit" variant="danger" disabled={remove.isPending}>

@@ -122,11 +122,11 @@ function SiteSettingsForm({ loaded, saved, setSaved }: { loaded: SiteSettingsAns
             return (
               <li key={index} className="d-flex flex-wrap align-items-end gap-2 mb-2">
                 <Form.Group controlId={`site-link-${n}-label`}>
-                  <Form.Label className="small mb-0">{`Link ${n} label`}</Form.Label>
+                  <Form.Label className="small mb-1">{`Link ${n} label`}</Form.Label>
                   <Form.Control size="sm" value={link.label} maxLength={40} onChange={(event) => change('label', event.target.value)} />
                 </Form.Group>
                 <Form.Group controlId={`site-link-${n}-url`}>
-                  <Form.Label className="small mb-0">{`Link ${n} URL`}</Form.Label>
+                  <Form.Label className="small mb-1">{`Link ${n} URL`}</Form.Label>
                   <Form.Control size="sm" value={link.url} maxLength={500} placeholder="/about or https://…" onChange={(event) => change('url', event.target.value)} />
                 </Form.Group>
                 <Button size="sm" variant="outline-secondary" disabled={index === 0} onClick={() => move(index, index - 1)}>{`Move link ${n} up`}</Button>

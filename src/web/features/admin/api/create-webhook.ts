@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreatedWebhook, NewWebhook } from '../../../../shared/webhook-schema';
 import { apiFetch } from '../../../lib/api-client';
-import { auditLogQueryOptions } from './get-audit-log';
+import { auditLogKey } from './get-audit-log';
 import { webhooksQueryOptions } from './get-webhooks';
 
 export function createWebhook(input: NewWebhook) {
@@ -14,7 +14,7 @@ export function useCreateWebhook() {
     mutationFn: createWebhook,
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: webhooksQueryOptions().queryKey });
-      await queryClient.invalidateQueries({ queryKey: auditLogQueryOptions().queryKey });
+      await queryClient.invalidateQueries({ queryKey: auditLogKey });
     },
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
-import { auditLogQueryOptions } from './get-audit-log';
+import { auditLogKey } from './get-audit-log';
 import { webhooksQueryOptions } from './get-webhooks';
 
 export function deleteWebhook(id: string) {
@@ -13,7 +13,7 @@ export function useDeleteWebhook() {
     mutationFn: deleteWebhook,
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: webhooksQueryOptions().queryKey });
-      await queryClient.invalidateQueries({ queryKey: auditLogQueryOptions().queryKey });
+      await queryClient.invalidateQueries({ queryKey: auditLogKey });
     },
   });
 }
