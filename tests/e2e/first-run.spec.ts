@@ -46,7 +46,7 @@ test.describe('a fresh site’s first run', () => {
     await expect(after.getByText('There are no blogs in the database :(')).toBeVisible();
     await expect(after.getByText('the first account created becomes its owner')).toHaveCount(0);
 
-    await hydrated(owner, '/admin');
+    await hydrated(owner, '/admin/outbox');
     const outbox = owner.getByRole('table', { name: 'Outbox, newest first' });
     const row = outbox.getByRole('row').filter({ hasText: 'Confirm your e-mail address' });
     await expect(row).toContainText(email);

@@ -89,7 +89,7 @@ test.describe('the owner’s seat', () => {
     // The owner invites an editor and a contributor.
     const editorEmail = uniqueEmail('editor');
     const contributorEmail = uniqueEmail('contributor');
-    await hydrated(owner, '/admin');
+    await hydrated(owner, '/admin/people');
     await invite(owner, editorEmail, 'Editor');
     await invite(owner, contributorEmail, 'Contributor');
     await expectNoAxeViolations(owner);

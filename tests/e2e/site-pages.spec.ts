@@ -30,7 +30,7 @@ test.describe('pages the owner writes', () => {
     const before = await readerPage(browser, false, '/about');
     await expect(before.getByText('This site began in 2024 as a university computer-science project.', { exact: false })).toBeVisible();
 
-    await hydrated(owner, '/admin');
+    await hydrated(owner, '/admin/pages');
     await expect(owner.getByRole('heading', { level: 2, name: 'Pages' })).toBeVisible();
     const about = owner.getByRole('form', { name: 'About' });
     await expect(about.getByLabel('Page text')).toHaveValue(/began in 2024/);
