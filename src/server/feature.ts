@@ -20,6 +20,8 @@ export const VISITOR_CONTEXTS = {
   'signed-in, enrolling': { visitors: 'signed-in', staffSecondFactor: false },
   'signed-in': { visitors: 'signed-in', staffSecondFactor: true },
   moderation: { visitors: { moderation: 'moderate' }, staffSecondFactor: true },
+  /** Those who may edit anyone's blog: the review queue (issue 59). */
+  'blog editing': { visitors: { blog: 'editAny' }, staffSecondFactor: true },
   'site management': { visitors: { site: 'manage' }, staffSecondFactor: true },
   people: { visitors: { people: 'manage' }, staffSecondFactor: true },
   ownership: { visitors: { ownership: 'transfer' }, staffSecondFactor: true },

@@ -128,6 +128,8 @@ export const blogSchema = z.object({
   tags: blogTagsSchema,
   /** A draft scheduled to become public at this time (ISO 8601, UTC); null when it is not scheduled. */
   publishAt: z.string().nullable(),
+  /** When its writer submitted the draft for an editor's review (issue 44); null unless it waits for one (issue 59). */
+  submittedAt: z.string().nullable(),
 });
 export type Blog = z.infer<typeof blogSchema>;
 

@@ -3,6 +3,7 @@ import { defineFeature } from '../feature.js';
 import { registerBlogRenderingJob } from './blog-rendering.job.js';
 import { blogEditorRoutes } from './blog-editor.routes.js';
 import { blogRoutes, blogSignedInRoutes } from './blogs.routes.js';
+import { postsSignedInRoutes, reviewRoutes } from './posts.routes.js';
 import { registerScheduledPublishing } from './scheduled-publishing.js';
 
 /** Blogs: reading, writing, the editor, rendering at start-up and scheduled publishing. */
@@ -12,6 +13,8 @@ export const blogsFeature = defineFeature({
     { visitors: 'anyone', plugin: routes(blogRoutes, deps) },
     { visitors: 'signed-in', plugin: routes(blogSignedInRoutes, deps) },
     { visitors: 'signed-in', plugin: routes(blogEditorRoutes, deps) },
+    { visitors: 'signed-in', plugin: routes(postsSignedInRoutes, deps) },
+    { visitors: 'blog editing', plugin: routes(reviewRoutes, deps) },
   ],
   jobs: ({ jobs, deps }) => {
     registerBlogRenderingJob(jobs, { db: deps.db, storage: deps.storage });

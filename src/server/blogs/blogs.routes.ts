@@ -24,6 +24,7 @@ import { apiErrorSchema } from '../../shared/api-error.js';
 import { idParams } from '../http/ids.js';
 import { may } from '../core/access.js';
 import { blogWriterOf, deleteWriterOf, mailReviewers } from './blog-review.js';
+import { mailWriterPublished } from './posts.js';
 
 /** Enough for anyone writing by hand; a stop for a script filling the disk with uploads. */
 export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
@@ -170,8 +171,10 @@ export const blogSignedInRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
       const writer = await blogWriterOf(deps, user);
       const id = await assertOwnBlog(serviceDeps(request), user.id, request.params.id, writer.anyBlog);
       const form = await readBlogForm(request);
-      const { blog, wasPublic, submitted } = await updateBlog(serviceDeps(request), writer, id, form);
+      const { blog, wasPublic, submitted, reviewedAndPublished } = await updateBlog(serviceDeps(request), writer, id, form);
       if (submitted) await mailReviewers(deps, blog, user.email);
+      // Issue 59: the writer of a reviewed draft learns it is published (or scheduled), and where.
+      if (reviewedAndPublished && blog.userId !== user.id) await mailWriterPublished(deps, blog);
       if (!wasPublic && blog.status === 'draft') reportChanges(request, []);
       return blog;
     },

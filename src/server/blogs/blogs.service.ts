@@ -230,7 +230,12 @@ export async function updateBlog(
   writer: BlogWriter,
   rawId: string,
   form: BlogForm,
-): Promise<{ blog: Blog; /** Whether readers could see the blog before this change. */ wasPublic: boolean; submitted: boolean }> {
+): Promise<{
+  blog: Blog;
+  /** Whether readers could see the blog before this change. */ wasPublic: boolean;
+  submitted: boolean;
+  /** Whether this change published (or scheduled) a draft that waited for review (issue 59: its writer is told). */ reviewedAndPublished: boolean;
+}> {
   const userId = writer.id;
   const id = parseBlogId(rawId);
   const requested = parseStatus(form);
@@ -239,7 +244,7 @@ export async function updateBlog(
   const tags = parseTags(form);
   const { rendered, inlineKeys } = await renderBlogWithImages(deps, draftInput.blog);
   const newImage = form.image ? await storeImage(deps, form.image, userId) : undefined;
-  let before: { imageKey: string | null; wasPublic: boolean; submitted: boolean };
+  let before: { imageKey: string | null; wasPublic: boolean; submitted: boolean; reviewedAndPublished: boolean };
   try {
     before = await deps.db.transaction().execute(async (trx) => {
       const current = await lockBlogOwnership(trx, id, userId, writer.anyBlog);
@@ -268,14 +273,19 @@ export async function updateBlog(
       await recordBlogChange(trx, { blogId: id, before: state ?? null, origin: 'author' });
       if (publishAt && publishAt.getTime() !== current.publish_at?.getTime()) await queueSchedule(trx, id, publishAt);
       // Public as readers saw it: published, not hidden, its author not suspended (the one rule).
-      return { imageKey: current.image_key, wasPublic: isPublicBlog(state), submitted: submitted && current.submitted_at === null };
+      return {
+        imageKey: current.image_key,
+        wasPublic: isPublicBlog(state),
+        submitted: submitted && current.submitted_at === null,
+        reviewedAndPublished: current.submitted_at !== null && !submitted && (status === 'published' || publishAt !== null),
+      };
     });
   } catch (error) {
     if (newImage) await removeImage(deps, newImage.key);
     throw error;
   }
   if (newImage && before.imageKey) await removeImage(deps, before.imageKey);
-  return { blog: await getBlog(deps, userId, id, writer.anyBlog), wasPublic: before.wasPublic, submitted: before.submitted };
+  return { blog: await getBlog(deps, userId, id, writer.anyBlog), wasPublic: before.wasPublic, submitted: before.submitted, reviewedAndPublished: before.reviewedAndPublished };
 }
 
 export async function deleteBlog(deps: BlogsDeps, writer: BlogWriter, rawId: string): Promise<void> {

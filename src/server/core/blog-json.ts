@@ -49,6 +49,7 @@ function summaryFields(row: CommonRow, storage: ImageStorage, showAuthorsBy: Sho
     status: row.status,
     tags: row.tags,
     publishAt: row.publish_at ? new Date(row.publish_at).toISOString() : null,
+    submittedAt: row.submitted_at ? new Date(row.submitted_at).toISOString() : null,
     // Only its author is ever shown a hidden blog; they see why.
     hidden: row.hidden_at !== null || row.author_suspended_at !== null,
   };

@@ -33,6 +33,7 @@ function selectBlogBase(db: Kysely<Database>, viewerId: string | null) {
       'blogs.status',
       'blogs.tags',
       'blogs.publish_at',
+      'blogs.submitted_at',
       'user.email as author',
       'user.display_name as author_display_name',
       'user.handle as author_handle',

@@ -113,6 +113,8 @@ describe('what each role may do, checked by the server on every request', () => 
     { route: 'POST /api/moderation/actions', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', '/api/moderation/actions', {}) },
     { route: 'POST /api/moderation/queue/{id}/retry', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', `/api/moderation/queue/${'x'.repeat(31)}/retry`) },
     { route: 'POST /api/imports', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', '/api/imports', {}) },
+    // Issue 59: the review queue's 'Send back'.
+    { route: 'POST /api/blogs/{id}/send-back', allowed: ['owner', 'administrator', 'editor'], send: (user) => request(user, 'POST', `/api/blogs/${missing}/send-back`, {}) },
   ];
 
   /** What each remaining route that changes something is open to, and why no role decides it. */

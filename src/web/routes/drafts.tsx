@@ -1,4 +1,6 @@
+import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../shared/paths';
+import { PostsSection } from '../features/admin/posts-section';
 import { LoadingPage } from '../components/loading-page';
 import { Pager } from '../components/pager';
 import { RequireSession } from '../components/require-session';
@@ -20,10 +22,33 @@ function DraftsPage() {
       {() => (
         <>
           <h1 className="h3 mb-4">{DRAFT_TEXTS.myDrafts}</h1>
-          <Drafts />
+          <AllMyBlogsOrDrafts />
         </>
       )}
     </RequireSession>
+  );
+}
+
+/** The drafts, as the spec has them; 'All my blogs' (issue 59) below them opens the list of every one of the writer's blogs. */
+function AllMyBlogsOrDrafts() {
+  const [searchParams] = useSearchParams();
+  if (searchParams.get('view') === 'all') {
+    return (
+      <>
+        <p>
+          <Link to={paths.drafts()}>{DRAFT_TEXTS.myDrafts}</Link>
+        </p>
+        <PostsSection own />
+      </>
+    );
+  }
+  return (
+    <>
+      <Drafts />
+      <p className="mt-3">
+        <Link to={`${paths.drafts()}?view=all`}>{DRAFT_TEXTS.allMyBlogs}</Link>
+      </p>
+    </>
   );
 }
 

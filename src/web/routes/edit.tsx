@@ -19,6 +19,7 @@ import { useUpdateBlog } from '../features/blogs/api/update-blog';
 import { AutosaveStatusText } from '../features/blogs/components/autosave-status';
 import { BlogForm } from '../features/blogs/components/blog-form';
 import { RemoveImageButton } from '../features/blogs/components/remove-image-button';
+import { REVIEW_TEXTS, ReviewPanel } from '../features/blogs/components/review-panel';
 import { DRAFT_TEXTS, LEAVE_GUARD_TEXTS, scheduledTime } from '../features/blogs/draft-texts';
 import { readLocalEdit, removeLocalEdit, useBlogAutosave, type BlogText } from '../features/blogs/hooks/use-blog-autosave';
 import { ApiError } from '../lib/api-client';
@@ -52,13 +53,13 @@ function EditBlog({ id, user }: { id: string; user: SignedInUser }) {
       </Alert>
     );
   }
-  return <EditForm blog={blog.data} author={blog.data.userId === user.id ? user.email : blog.data.author} />;
+  return <EditForm blog={blog.data} author={blog.data.userId === user.id ? user.email : blog.data.author} reviewing={blog.data.userId !== user.id} />;
 }
 
 /** Which form is decided once: publishing a draft must not swap the form while its success popup shows. */
-function EditForm({ blog, author }: { blog: Blog; author: string }) {
+function EditForm({ blog, author, reviewing }: { blog: Blog; author: string; reviewing: boolean }) {
   const [isDraft] = useState(blog.status === 'draft');
-  return isDraft ? <EditDraftForm blog={blog} author={author} /> : <EditBlogForm blog={blog} author={author} />;
+  return isDraft ? <EditDraftForm blog={blog} author={author} reviewing={reviewing} /> : <EditBlogForm blog={blog} author={author} />;
 }
 
 /** The spec's popup, then home. */
@@ -138,7 +139,8 @@ function EditBlogForm({ blog, author }: { blog: Blog; author: string }) {
 }
 
 /** A draft: saved to the server while typing; 'Publish' publishes it, 'Save draft' saves everything and stays. */
-function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
+/** `reviewing`: an editor (issue 59) opened someone else's draft: who submitted it and 'Send back' show above the form. */
+function EditDraftForm({ blog, author, reviewing }: { blog: Blog; author: string; reviewing: boolean }) {
   const updateBlog = useUpdateBlog();
   const showDialog = useDialog();
   const navigate = useNavigate();
@@ -211,6 +213,15 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
           {DRAFT_TEXTS.draftBadge}
         </Badge>
       </h1>
+      {reviewing && (
+        <ReviewPanel
+          blogId={blog.id}
+          onSentBack={async () => {
+            autosave.markSaved(autosave.snapshot(), { stop: true });
+            await showDialog({ title: 'Success', message: REVIEW_TEXTS.sentBack });
+          }}
+        />
+      )}
       {publishAt && (
         <NoticeWithButton buttonLabel={DRAFT_TEXTS.unschedule} onClick={() => void unschedule()}>
           <span>{DRAFT_TEXTS.scheduledFor(scheduledTime(publishAt))}</span>
@@ -226,6 +237,7 @@ function EditDraftForm({ blog, author }: { blog: Blog; author: string }) {
         onSubmit={reviewOnly ? submitForReview : publish}
         secondaryAction={{ label: DRAFT_TEXTS.saveDraft, onClick: saveDraft }}
         scheduleAction={reviewOnly ? undefined : schedule}
+        publishAtHelp={reviewing ? DRAFT_TEXTS.publishAtHelpReviewing : undefined}
         onChange={autosave.onChange}
         status={<AutosaveStatusText status={autosave.status} />}
       />

@@ -9,6 +9,9 @@ export const DRAFT_TEXTS = {
   draftSaved: 'Draft saved.',
   blogPublished: 'Blog Published!',
   draftBadge: 'Draft',
+  /** Issue 59: a draft waiting for an editor. */
+  submittedBadge: 'Submitted for review',
+  allMyBlogs: 'All my blogs',
   restoredTitle: 'Unsaved changes restored',
   restored: (when: string) => `Your changes from ${when} were not published yet; they are back in the form. Update to publish them.`,
   discard: 'Discard changes',
@@ -24,6 +27,8 @@ export const DRAFT_TEXTS = {
   schedule: 'Schedule',
   publishAtLabel: 'Publish at',
   publishAtHelp: 'In your time zone. The blog stays a draft, seen only by you, until then.',
+  /** An editor scheduling someone else's draft (issue 59): its writer sees it too. */
+  publishAtHelpReviewing: 'In your time zone. The blog stays a draft, seen by its writer and the editors, until then.',
   chooseTime: 'Choose the date and time to publish at.',
   scheduledFor: (when: string) => `Scheduled for ${when}`,
   unschedule: 'Unschedule',

@@ -36,6 +36,8 @@ export interface BlogFormProps {
    * checked as a published blog's, and `publishAt` is that moment in UTC (ISO 8601).
    */
   scheduleAction?: (values: BlogFormValues, publishAt: string) => Promise<void>;
+  /** The help under 'Publish at' when it is not the writer's own draft (issue 59); the spec's text without. */
+  publishAtHelp?: string;
 }
 
 const MAX_IMAGE_MB = Math.round(MAX_IMAGE_BYTES / (1024 * 1024));
@@ -59,6 +61,7 @@ export function BlogForm({
   onChange,
   status,
   scheduleAction,
+  publishAtHelp,
 }: BlogFormProps) {
   const [publishAt, setPublishAt] = useState('');
   const [title, setTitle] = useState(initialValues?.title ?? '');
@@ -192,7 +195,7 @@ export function BlogForm({
             {working === 'schedule' ? messages.loading : DRAFT_TEXTS.schedule}
           </Button>
           <Form.Text id="blog-publish-at-help" className="w-100">
-            {DRAFT_TEXTS.publishAtHelp}
+            {publishAtHelp ?? DRAFT_TEXTS.publishAtHelp}
           </Form.Text>
         </div>
       )}

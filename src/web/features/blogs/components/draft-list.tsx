@@ -1,3 +1,4 @@
+import Badge from 'react-bootstrap/Badge';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { Link } from 'react-router';
 import type { BlogSummary } from '../../../../shared/blog-schema';
@@ -14,7 +15,14 @@ export function DraftList({ drafts }: { drafts: BlogSummary[] }) {
       {drafts.map((draft) => (
         <ListGroup.Item as="li" key={draft.id} className="d-flex flex-wrap align-items-center justify-content-between gap-2">
           <div>
-            <h2 className="h6 mb-1">{draft.title || DRAFT_TEXTS.untitled}</h2>
+            <h2 className="h6 mb-1">
+              {draft.title || DRAFT_TEXTS.untitled}
+              {draft.submittedAt && (
+                <Badge bg="warning" text="dark" className="ms-2 align-middle">
+                  {DRAFT_TEXTS.submittedBadge}
+                </Badge>
+              )}
+            </h2>
             <small className="text-body-secondary">
               {DRAFT_TEXTS.updated} <time dateTime={draft.updatedAt}>{createdDate(draft.updatedAt)}</time>
             </small>
