@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { solidPng } from '../../src/server/testing/image-fixtures';
 import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from './support/fixtures';
 import { hydrated, signUpConfirmed, useOwnServer } from './support/own-server';
+import { acceptInvitation, invite } from './support/staff';
 
 /**
  * The owner's seat (issue 44), on a server of the spec's own: a fresh site whose first account is
@@ -18,27 +19,6 @@ test.describe('the owner’s seat', () => {
 
   async function expectNoAxeViolations(page: Page) {
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-  }
-
-  /** Opens the invitation mailed to `email`, chooses a password and presses the one button that spends the link. */
-  async function acceptInvitation(browser: Browser, email: string): Promise<Page> {
-    const context = await newContext(browser);
-    const page = await context.newPage();
-    const link = (await server.waitForMail(email, /invited/i)).links.find((each) => each.includes('accept_invitation'))!;
-    await hydrated(page, link);
-    await expect(page.getByRole('heading', { name: 'Accept your invitation' })).toBeVisible();
-    await page.getByLabel('New Password', { exact: true }).fill(DEFAULT_PASSWORD);
-    await page.getByLabel('Confirm Password', { exact: true }).fill(DEFAULT_PASSWORD);
-    await page.getByRole('button', { name: 'Accept the invitation' }).click();
-    await expect.poll(async () => (await (await context.request.get('/api/auth/get-session')).json())?.user?.email ?? null).toBe(email);
-    return page;
-  }
-
-  async function invite(page: Page, email: string, role: string) {
-    await page.getByLabel('Email address', { exact: true }).fill(email);
-    await page.getByLabel('Role', { exact: true }).selectOption({ label: role });
-    await page.getByRole('button', { name: 'Invite', exact: true }).click();
-    await expect(page.getByRole('button', { name: `Revoke invitation for ${email}` })).toBeVisible();
   }
 
   test('an owner names the site, gives it a logo, a colour and a link, and invites an editor who publishes a contributor’s draft', async ({ browser }) => {
@@ -94,8 +74,8 @@ test.describe('the owner’s seat', () => {
     await invite(owner, contributorEmail, 'Contributor');
     await expectNoAxeViolations(owner);
 
-    const editor = await acceptInvitation(browser, editorEmail);
-    const contributor = await acceptInvitation(browser, contributorEmail);
+    const editor = await acceptInvitation(server, browser, editorEmail);
+    const contributor = await acceptInvitation(server, browser, contributorEmail);
 
     // The contributor writes a draft and submits it for review: no button publishes it.
     await hydrated(contributor, '/create');

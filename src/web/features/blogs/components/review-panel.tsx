@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { REVIEW_NOTE_MAX_LENGTH, sendBackSchema } from '../../../../shared/posts-schema';
@@ -42,7 +41,7 @@ export function ReviewPanel({ blogId, onSentBack }: { blogId: string; onSentBack
   };
 
   return (
-    <Alert variant="info" aria-label="Review">
+    <section aria-label="Review" className="border rounded p-3 mb-3">
       <p className="mb-2">
         {submittedAt
           ? REVIEW_TEXTS.submittedBy(submittedBy.name, submittedBy.email, new Date(submittedAt).toLocaleString())
@@ -69,12 +68,12 @@ export function ReviewPanel({ blogId, onSentBack }: { blogId: string; onSentBack
                 {error}
               </Form.Control.Feedback>
             </Form.Group>
-            <Button type="submit" variant="outline-secondary" disabled={sendBack.isPending}>
+            <Button type="submit" variant="secondary" disabled={sendBack.isPending}>
               {REVIEW_TEXTS.sendBack}
             </Button>
           </Form>
         </>
       )}
-    </Alert>
+    </section>
   );
 }
