@@ -8,6 +8,9 @@ import { useAccess } from '../lib/access';
 import { SITE_DESCRIPTION } from '../lib/page-meta';
 import { useSite } from '../lib/site-context';
 import type { Screen } from '../lib/screen';
+// The sections' tables and selects: /admin renders them only once the session is known.
+import '../styles/bootstrap-tables.scss';
+import '../styles/bootstrap-form-select.scss';
 
 const TITLE = 'Site admin';
 
