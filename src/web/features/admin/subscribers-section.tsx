@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -50,31 +50,34 @@ export function SubscribersSection() {
             Search
           </Button>
         </Form>
-        <Button as="a" variant="outline-secondary" href={subscribersCsvHref(search)} download="subscribers.csv">
+        {/* A link, not a button: the browser downloads the file, with the session's cookie. */}
+        <a className="btn btn-outline-secondary" href={subscribersCsvHref(search)} download="subscribers.csv">
           Export CSV
-        </Button>
+        </a>
       </div>
       {subscribers.isPending && <p>{messages.loading}</p>}
       {subscribers.error && <Alert variant="danger">{errorMessage(subscribers.error)}</Alert>}
       {subscribers.data && (
         <>
-          <Table responsive size="sm" className="align-middle">
-            <caption className="caption-top">E-mail subscriptions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email address</th>
-                <th scope="col">Subscribed to</th>
-                <th scope="col">Since</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {subscribers.data.items.map((subscriber) => (
-                <SubscriberRow key={subscriber.id} subscriber={subscriber} onError={(err) => setError(errorMessage(err))} />
-              ))}
-            </tbody>
-          </Table>
+          <ScrollsSideways label="E-mail subscriptions">
+            <Table size="sm" className="align-middle caption-top">
+              <caption>E-mail subscriptions, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Email address</th>
+                  <th scope="col">Subscribed to</th>
+                  <th scope="col">Since</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {subscribers.data.items.map((subscriber) => (
+                  <SubscriberRow key={subscriber.id} subscriber={subscriber} onError={(err) => setError(errorMessage(err))} />
+                ))}
+              </tbody>
+            </Table>
+          </ScrollsSideways>
           {subscribers.data.items.length === 0 && <p>{search ? 'Nobody matches.' : 'Nobody has subscribed yet.'}</p>}
           <div className="d-flex gap-2 align-items-center mb-4">
             <Button variant="outline-secondary" size="sm" disabled={page === 1} onClick={() => setPage(page - 1)}>
@@ -94,27 +97,38 @@ export function SubscribersSection() {
 
 function Counts({ counts }: { counts: SubscriberCount[] }) {
   return (
-    <Table responsive size="sm" className="mb-4">
-      <caption className="caption-top">Subscribers and fediverse followers per author</caption>
-      <thead>
-        <tr>
-          <th scope="col">Subscribed to</th>
-          <th scope="col">Confirmed</th>
-          <th scope="col">Waiting</th>
-          <th scope="col">Fediverse followers</th>
-        </tr>
-      </thead>
-      <tbody>
-        {counts.map((count) => (
-          <tr key={count.authorId ?? 'site'}>
-            <th scope="row" className="fw-normal">{count.name}</th>
-            <td>{count.confirmed}</td>
-            <td>{count.waiting}</td>
-            <td>{count.authorId === null ? '—' : count.fediverseFollowers}</td>
+    <ScrollsSideways label="Subscribers per author" className="mb-4">
+      <Table size="sm" className="mb-0 caption-top">
+        <caption>Subscribers and fediverse followers per author</caption>
+        <thead>
+          <tr>
+            <th scope="col">Subscribed to</th>
+            <th scope="col">Confirmed</th>
+            <th scope="col">Waiting</th>
+            <th scope="col">Fediverse followers</th>
           </tr>
-        ))}
-      </tbody>
-    </Table>
+        </thead>
+        <tbody>
+          {counts.map((count) => (
+            <tr key={count.authorId ?? 'site'}>
+              <th scope="row" className="fw-normal">{count.name}</th>
+              <td>{count.confirmed}</td>
+              <td>{count.waiting}</td>
+              <td>{count.authorId === null ? '—' : count.fediverseFollowers}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </ScrollsSideways>
+  );
+}
+
+/** A table's own sideways scroll on a narrow screen (the page never scrolls sideways), reachable by keyboard. */
+function ScrollsSideways({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <div className={`table-responsive ${className ?? ''}`} tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
   );
 }
 
