@@ -15,6 +15,8 @@ test.describe('/admin in sections', () => {
     { path: '/admin/site', heading: 'Site' },
     { path: '/admin/pages', heading: 'Pages' },
     { path: '/admin/people', heading: 'People' },
+    { path: '/admin/posts', heading: 'Posts' },
+    { path: '/admin/subscribers', heading: 'Subscribers' },
     { path: '/admin/integrations', heading: 'Integrations' },
     { path: '/admin/audit-log', heading: 'Audit log' },
     { path: '/admin/outbox', heading: 'Outbox' },

@@ -4,7 +4,9 @@ import { AuditLogSection } from '../features/admin/audit-log-section';
 import { IntegrationsSection } from '../features/admin/integrations-section';
 import { OutboxSection } from '../features/admin/outbox-section';
 import { PeopleSection } from '../features/admin/people-section';
+import { PostsSection } from '../features/admin/posts-section';
 import { SiteSection } from '../features/admin/site-section';
+import { SubscribersSection } from '../features/admin/subscribers-section';
 
 export interface AdminSection {
   /** Its address: `/admin/<id>`. */
@@ -25,8 +27,8 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { id: 'site', title: 'Site', permission: 'site:manage', Component: SiteSection },
   { id: 'pages', title: 'Pages', permission: 'site:manage', Component: PagesSection },
   { id: 'people', title: 'People', permission: 'people:manage', Component: PeopleSection },
-  // 'Posts' (../features/admin/posts-section.tsx, PostsSection; editors and above: 'blog:editAny') goes here once that file lands.
-  // 'Subscribers' (../features/admin/subscribers-section.tsx, SubscribersSection; 'site:manage') goes here once that file lands.
+  { id: 'posts', title: 'Posts', permission: 'blog:editAny', Component: PostsSection },
+  { id: 'subscribers', title: 'Subscribers', permission: 'site:manage', Component: SubscribersSection },
   { id: 'integrations', title: 'Integrations', permission: 'site:manage', Component: IntegrationsSection },
   { id: 'audit-log', title: 'Audit log', permission: 'site:manage', Component: AuditLogSection },
   { id: 'outbox', title: 'Outbox', permission: 'site:manage', onlyWithOutbox: true, Component: OutboxSection },
