@@ -13,6 +13,9 @@ import { confirmIrreversible, useDialog } from '../../components/message-dialog'
 import { Pager } from '../../components/pager';
 import { errorMessage } from '../../lib/api-client';
 import { useDeletePost, usePosts, useSetPostStatus } from './api/posts';
+// Its table and selects, wherever it is shown (/admin/posts, and My Drafts' 'All my blogs').
+import '../../styles/bootstrap-tables.scss';
+import '../../styles/bootstrap-form-select.scss';
 
 const STATUS_VARIANT: Record<PostStatus, string> = {
   draft: 'secondary',
