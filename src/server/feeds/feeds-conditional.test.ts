@@ -146,7 +146,8 @@ describe.each([
       async () => {
         added = await postBlog(t.app, writer, { title: 'Second', blog: 'Another blog.' });
       },
-      (url, body) => expect(body, url).toContain(added!.id),
+      // Feeds and sitemaps link a blog by its readable address (issue 58).
+      (url, body) => expect(body, url).toContain(`/blog/${added!.slug}`),
     );
   });
 
