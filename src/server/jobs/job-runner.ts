@@ -159,7 +159,11 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     queue.register<{ slot: number }>({
       kind: recurringKind(state.job.name),
       async run() {
-        if (stopping.signal.aborted) return;
+        // A runner that is stopping (its queue stops after it) gives the period back as a failed
+        // attempt, retried by whichever process is up: returning would mark it done unrun and
+        // end the chain of periods, which each run queues (a rolling restart's survivor would
+        // never run the job again until its own next start).
+        if (stopping.signal.aborted) throw new Error(`job ${state.job.name}: this process is stopping; the period is left to another`);
         await queueNextPeriod(state.job, intervalMs);
         // A failure is logged and counted by the runner; the next period runs as usual.
         await runOnce(state, stopping.signal);
