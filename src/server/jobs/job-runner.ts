@@ -163,8 +163,13 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         // attempt, retried by whichever process is up: returning would mark it done unrun and
         // end the chain of periods, which each run queues (a rolling restart's survivor would
         // never run the job again until its own next start).
-        if (stopping.signal.aborted) throw new Error(`job ${state.job.name}: this process is stopping; the period is left to another`);
+        const giveBack = () => {
+          if (stopping.signal.aborted) throw new Error(`job ${state.job.name}: this process is stopping; the period is left to another`);
+        };
+        giveBack();
         await queueNextPeriod(state.job, intervalMs);
+        // stop() may have come while the next period was queued: it saw no run in hand, so none may start.
+        giveBack();
         // A failure is logged and counted by the runner; the next period runs as usual.
         await runOnce(state, stopping.signal);
       },
