@@ -1,3 +1,5 @@
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest } from '../errors.js';
 
 /**
@@ -37,4 +39,55 @@ export function toMultipartError(error: unknown, messages: MultipartMessages): A
     default:
       return badRequest(messages.malformed);
   }
+}
+
+/** What `readOneFileForm` read: the file as `keep` kept it, its name, and the form's one checkbox. */
+export interface OneFileForm<Kept> {
+  kept: Kept;
+  /** The name the browser gave, without a folder, at most 200 characters. */
+  fileName: string;
+  checked: boolean;
+}
+
+/**
+ * Reads a form of one file (in the field "file") and one checkbox (`checkbox`, sent as "true" or
+ * "on"), under the limits the route's multipart plugin was registered with (`oneFileFormLimits`).
+ * `keep` takes the file's part: it reads it (into memory, or to a file) or refuses it with an
+ * AppError, and must drain a part it refuses. A second file, any other file field, a limit passed
+ * or a form cut off: the AppError `messages` says, after the rest of the body was read.
+ */
+export async function readOneFileForm<Kept>(
+  request: FastifyRequest,
+  options: { checkbox: string; messages: MultipartMessages & { noFile: () => AppError }; keep: (part: MultipartFile, fileName: string) => Promise<Kept> },
+): Promise<OneFileForm<Kept>> {
+  const { checkbox, messages, keep } = options;
+  let read: { kept: Kept; fileName: string } | undefined;
+  let checked = false;
+  let failure: AppError | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === checkbox) checked = part.value === 'true' || part.value === 'on';
+        continue;
+      }
+      if (failure || part.fieldname !== 'file' || read) {
+        part.file.resume();
+        failure ??= messages.tooManyFiles();
+        continue;
+      }
+      const fileName = (part.filename.replaceAll('\\', '/').split('/').at(-1) ?? '').slice(0, 200);
+      try {
+        read = { kept: await keep(part, fileName), fileName };
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        part.file.resume();
+        failure = error;
+      }
+    }
+  } catch (error) {
+    failure ??= toMultipartError(error, messages);
+  }
+  if (failure) throw failure;
+  if (!read) throw messages.noFile();
+  return { ...read, checked };
 }

@@ -11,9 +11,8 @@ import { IMPORT_FILE_TYPES, IMPORT_UPLOAD_MAX_BYTES, IMPORT_UPLOAD_MAX_LABEL, im
 import type { AppDeps } from '../app-deps.js';
 import type { SessionUser } from '../core/session-user.js';
 import { privateAnswer } from '../cache/route-caching.js';
-import type { AppError } from '../errors.js';
 import { badRequest, conflict, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
-import { oneFileFormLimits, toMultipartError } from '../http/multipart-errors.js';
+import { oneFileFormLimits, readOneFileForm } from '../http/multipart-errors.js';
 import { findImport, ImportRunning, registerImportJob, startImport, writingImport, type ImportUpload } from './import/import-jobs.js';
 import { personOf } from './import/imported-post.js';
 import { idParams, parseId } from '../http/ids.js';
@@ -92,43 +91,27 @@ async function receiveUpload(request: FastifyRequest, moderator: SessionUser, da
   const id = randomUUID();
   const dir = path.join(dataDir, 'imports', id);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  let file: string | undefined;
-  let fileName = '';
-  let dryRun = false;
-  let failure: AppError | undefined;
   try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        if (part.fieldname === 'dryRun') dryRun = part.value === 'true' || part.value === 'on';
-        continue;
-      }
-      if (failure || part.fieldname !== 'file' || file) {
-        part.file.resume();
-        failure ??= badRequest('Send one file, in the field "file".');
-        continue;
-      }
-      fileName = path.basename(part.filename.replaceAll('\\', '/')).slice(0, 200);
-      if (!IMPORT_FILE_TYPES.some((type) => fileName.toLowerCase().endsWith(type))) {
-        part.file.resume();
-        failure ??= fileName ? wrongType(fileName) : badRequest('Choose an export file to import.');
-        continue;
-      }
-      file = path.join(dir, fileName);
-      await pipeline(part.file, createWriteStream(file, { mode: 0o600 }));
-      if (part.file.truncated) failure ??= tooLarge();
-    }
-  } catch (error) {
-    failure ??= toMultipartError(error, {
-      fileTooLarge: tooLarge,
-      tooManyFiles: () => badRequest('Send one file, in the field "file".'),
-      tooManyParts: () => badRequest('Send the fields "file" and "dryRun" only.'),
-      malformed: 'The upload was cut off or is not a well-formed form. Please try again.',
+    const form = await readOneFileForm(request, {
+      checkbox: 'dryRun',
+      messages: {
+        fileTooLarge: tooLarge,
+        tooManyFiles: () => badRequest('Send one file, in the field "file".'),
+        tooManyParts: () => badRequest('Send the fields "file" and "dryRun" only.'),
+        malformed: 'The upload was cut off or is not a well-formed form. Please try again.',
+        noFile: () => badRequest('Choose an export file to import.'),
+      },
+      async keep(part, fileName) {
+        if (!IMPORT_FILE_TYPES.some((type) => fileName.toLowerCase().endsWith(type))) throw fileName ? wrongType(fileName) : badRequest('Choose an export file to import.');
+        const file = path.join(dir, fileName);
+        await pipeline(part.file, createWriteStream(file, { mode: 0o600 }));
+        if (part.file.truncated) throw tooLarge();
+        return file;
+      },
     });
-  }
-  if (!failure && !file) failure = badRequest('Choose an export file to import.');
-  if (failure) {
+    return { id, file: form.kept, fileName: form.fileName, dryRun: form.checked, owner: personOf(moderator.email, undefined, 'owner'), startedBy: moderator.id };
+  } catch (error) {
     await rm(dir, { recursive: true, force: true });
-    throw failure;
+    throw error;
   }
-  return { id, file: file!, fileName, dryRun, owner: personOf(moderator.email, undefined, 'owner'), startedBy: moderator.id };
 }

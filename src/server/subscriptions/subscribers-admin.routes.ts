@@ -12,10 +12,9 @@ import {
   subscribersQuerySchema,
 } from '../../shared/subscribers-admin-schema.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AppError } from '../errors.js';
 import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 import { idParams, parseId } from '../http/ids.js';
-import { oneFileFormLimits, toMultipartError } from '../http/multipart-errors.js';
+import { oneFileFormLimits, readOneFileForm } from '../http/multipart-errors.js';
 import { exportSubscribersCsv, importSubscribers, listSubscribers, removeSubscriber } from './subscribers-admin.js';
 
 const UPLOAD_LIMITS = oneFileFormLimits({ fileSize: SUBSCRIBERS_IMPORT_MAX_BYTES, fields: 1, fieldSize: 100 });
@@ -93,33 +92,17 @@ export const subscribersAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
 /** The form's CSV file (read whole: it is capped) and its 'These people already opted in' box. */
 async function receiveCsv(request: FastifyRequest): Promise<{ text: string; fileName: string; optedIn: boolean }> {
   if (!request.isMultipart()) throw unsupportedMediaType('Send the CSV as multipart/form-data, in the field "file".');
-  let data: Buffer | undefined;
-  let fileName = '';
-  let optedIn = false;
-  let failure: AppError | undefined;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        if (part.fieldname === 'optedIn') optedIn = part.value === 'true' || part.value === 'on';
-        continue;
-      }
-      if (failure || part.fieldname !== 'file' || data) {
-        part.file.resume();
-        failure ??= oneFile();
-        continue;
-      }
-      fileName = (part.filename.replaceAll('\\', '/').split('/').at(-1) ?? '').slice(0, 200);
-      data = await part.toBuffer();
-    }
-  } catch (error) {
-    failure ??= toMultipartError(error, {
+  const form = await readOneFileForm(request, {
+    checkbox: 'optedIn',
+    messages: {
       fileTooLarge: tooLarge,
       tooManyFiles: oneFile,
       tooManyParts: () => badRequest('Send the fields "file" and "optedIn" only.'),
       malformed: 'The upload was cut off or is not a well-formed form. Please try again.',
-    });
-  }
-  if (failure) throw failure;
-  if (!data || data.length === 0) throw badRequest('Choose a CSV file to import.');
-  return { text: new TextDecoder('utf-8').decode(data), fileName, optedIn };
+      noFile: () => badRequest('Choose a CSV file to import.'),
+    },
+    keep: (part) => part.toBuffer(),
+  });
+  if (form.kept.length === 0) throw badRequest('Choose a CSV file to import.');
+  return { text: new TextDecoder('utf-8').decode(form.kept), fileName: form.fileName, optedIn: form.checked };
 }
