@@ -9,3 +9,11 @@ export function pageSchemaOf<Item extends z.ZodType>(item: Item) {
     hasMore: z.boolean(),
   });
 }
+
+/**
+ * A page whose answer never carried its size (/admin's People and Subscribers): the same shape
+ * without `pageSize`, its fields in the same order, so the answers stay as they were.
+ */
+export function pageWithoutSizeSchemaOf<Item extends z.ZodType>(item: Item) {
+  return pageSchemaOf(item).omit({ pageSize: true });
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageWithoutSizeSchemaOf } from './page-schema.js';
 import { assignableRoleSchema, roleSchema } from './role-schema.js';
 
 /** One account as /admin's People section lists it (issue 44). */
@@ -22,7 +23,7 @@ export const peopleQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
 
-export const peoplePageSchema = z.object({ items: z.array(personSchema), page: z.number().int(), hasMore: z.boolean() });
+export const peoplePageSchema = pageWithoutSizeSchemaOf(personSchema);
 export type PeoplePage = z.infer<typeof peoplePageSchema>;
 
 export const roleChangeSchema = z.object({ role: assignableRoleSchema });

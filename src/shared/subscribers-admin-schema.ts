@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageWithoutSizeSchemaOf } from './page-schema.js';
 
 /** /admin's Subscribers (issue 59): every e-mail subscription, for the owner and administrators. */
 export const SUBSCRIBERS_PAGE_SIZE = 50;
@@ -30,12 +31,7 @@ export const subscriberCountSchema = z.object({
 });
 export type SubscriberCount = z.infer<typeof subscriberCountSchema>;
 
-export const subscribersPageSchema = z.object({
-  items: z.array(subscriberSchema),
-  page: z.number().int(),
-  hasMore: z.boolean(),
-  counts: z.array(subscriberCountSchema),
-});
+export const subscribersPageSchema = pageWithoutSizeSchemaOf(subscriberSchema).extend({ counts: z.array(subscriberCountSchema) });
 export type SubscribersPage = z.infer<typeof subscribersPageSchema>;
 
 /** A CSV of subscribers: Ghost's, Substack's or Mailchimp's members export, or any with an address column. */

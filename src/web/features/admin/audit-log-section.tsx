@@ -7,6 +7,7 @@ import { AUDIT_KINDS, auditKindSchema, type AuditEntry, type AuditKind } from '.
 import { LoadingPage } from '../../components/loading-page';
 import { errorMessage } from '../../lib/api-client';
 import { useAuditLog } from './api/get-audit-log';
+import { ScrollsSideways } from './scrolls-sideways';
 
 /** Keeps an address, a date or an action on one line (the page's Bootstrap has no `text-nowrap`). */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
@@ -83,8 +84,7 @@ export function AuditLogSection() {
         <p className="text-body-secondary">Nothing has been recorded yet.</p>
       ) : (
         <>
-          {/* A region one can scroll by keyboard when the table is wider than a phone (axe: scrollable-region-focusable). */}
-          <div className="table-responsive" tabIndex={0} role="region" aria-label="Audit log entries, scrollable">
+          <ScrollsSideways label="Audit log entries, scrollable">
             <Table size="sm" aria-label="Audit log, newest first">
             <thead>
               <tr>
@@ -101,7 +101,7 @@ export function AuditLogSection() {
               ))}
             </tbody>
           </Table>
-          </div>
+          </ScrollsSideways>
           {log.hasNextPage && (
             <Button variant="outline-secondary" disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
               {log.isFetchingNextPage ? messages.loading : 'Load older'}

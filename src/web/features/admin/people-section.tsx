@@ -10,6 +10,7 @@ import { ASSIGNABLE_ROLES, ROLE_LABELS, type Role } from '../../../shared/role-s
 import { errorMessage } from '../../lib/api-client';
 import { useAccess } from '../../lib/access';
 import { useChangeRole, useDeletePerson, useInvitations, useInvite, usePeople, useRevokeInvitation, useSuspend, useTransferOwnership } from './api/people';
+import { ScrollsSideways } from './scrolls-sideways';
 
 type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
@@ -61,8 +62,7 @@ export function PeopleSection() {
       {people.error && <Alert variant="danger">{errorMessage(people.error)}</Alert>}
       {people.data && (
         <>
-          {/* A region one can scroll by keyboard when the table is wider than a phone (axe: scrollable-region-focusable). */}
-          <div className="table-responsive" tabIndex={0} role="region" aria-label="People, scrollable">
+          <ScrollsSideways label="People, scrollable">
           <Table className="align-middle">
             <thead>
               <tr>
@@ -80,7 +80,7 @@ export function PeopleSection() {
               ))}
             </tbody>
           </Table>
-          </div>
+          </ScrollsSideways>
           {people.data.items.length === 0 && <p>Nobody matches.</p>}
           <div className="d-flex gap-2">
             <Button variant="outline-secondary" size="sm" disabled={page === 1} onClick={() => setPage(page - 1)}>

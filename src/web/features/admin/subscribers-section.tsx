@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -9,6 +9,7 @@ import { SUBSCRIBERS_IMPORT_MAX_LABEL, type Subscriber, type SubscriberCount, ty
 import { confirmIrreversible, useDialog } from '../../components/message-dialog';
 import { errorMessage } from '../../lib/api-client';
 import { subscribersCsvHref, useImportSubscribers, useRemoveSubscriber, useSubscribers } from './api/subscribers';
+import { ScrollsSideways } from './scrolls-sideways';
 
 const day = (iso: string) => iso.split('T')[0];
 const targetName = (subscriber: Subscriber) => (subscriber.target.kind === 'site' ? 'The whole site' : subscriber.target.authorName);
@@ -120,15 +121,6 @@ function Counts({ counts }: { counts: SubscriberCount[] }) {
         </tbody>
       </Table>
     </ScrollsSideways>
-  );
-}
-
-/** A table's own sideways scroll on a narrow screen (the page never scrolls sideways), reachable by keyboard. */
-function ScrollsSideways({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
-  return (
-    <div className={`table-responsive ${className ?? ''}`} tabIndex={0} role="region" aria-label={label}>
-      {children}
-    </div>
   );
 }
 
