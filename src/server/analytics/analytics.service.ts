@@ -79,13 +79,24 @@ const csvCell = (value: string | number | null) => {
   return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replaceAll('"', '""')}"` : safe;
 };
 
-/** The site's figures per day as CSV: views, visitors and the readers of each day. */
+/**
+ * The site's figures of a range as CSV, in sections parted by an empty line, each with its header
+ * row: the days (views, visitors and the readers of each day), the referrers, where readers came
+ * from (the source's key, as `ANALYTICS_SOURCES` names it) and the top blogs.
+ */
 export function siteCsv(analytics: SiteAnalytics): string {
   const readers = new Map(analytics.readers.map((day) => [day.date, day]));
-  const lines = [['date', 'views', 'visitors', 'feed_subscribers', 'feed_fetchers', 'email_subscribers', 'fediverse_followers'].join(',')];
+  const row = (cells: readonly (string | number | null)[]) => cells.map(csvCell).join(',');
+  const days = [row(['date', 'views', 'visitors', 'feed_subscribers', 'feed_fetchers', 'email_subscribers', 'fediverse_followers'])];
   for (const day of analytics.days) {
     const r = readers.get(day.date);
-    lines.push([day.date, day.views, day.visitors, r?.feedSubscribers ?? null, r?.feedFetchers ?? null, r?.emailSubscribers ?? null, r?.fediverseFollowers ?? null].map(csvCell).join(','));
+    days.push(row([day.date, day.views, day.visitors, r?.feedSubscribers ?? null, r?.feedFetchers ?? null, r?.emailSubscribers ?? null, r?.fediverseFollowers ?? null]));
   }
-  return `${lines.join('\r\n')}\r\n`;
+  const sections = [
+    days,
+    [row(['referrer', 'views']), ...analytics.referrers.map((referrer) => row([referrer.host, referrer.views]))],
+    [row(['source', 'views']), ...analytics.sources.map((source) => row([source.source, source.views]))],
+    [row(['blog_id', 'blog', 'views', 'visitors']), ...analytics.topBlogs.map((blog) => row([blog.id, blog.title, blog.views, blog.visitors]))],
+  ];
+  return `${sections.map((lines) => lines.join('\r\n')).join('\r\n\r\n')}\r\n`;
 }

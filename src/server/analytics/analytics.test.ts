@@ -9,6 +9,7 @@ import { postBlog } from '../testing/test-blogs.js';
 import { uniqueEmail, useSignedUpUsers, type TestUser } from '../testing/test-users.js';
 import * as viewGroups from '../db/migrations/2026-12-06-01-analytics-view-groups.js';
 import { createAnalyticsBuffer, visitorHash, visitorId } from './analytics-buffer.js';
+import { todaysFigures } from './analytics.job.js';
 import { monthsAndDaysOf } from './analytics.repository.js';
 import { referrerHost, sourceOf } from './referrer-sources.js';
 
@@ -163,6 +164,19 @@ describe('analytics: counted on the server', () => {
       '2026-03-10,4,2,12,2,0,0',
       '2026-03-11,1,1,0,0,0,0',
       '',
+      'referrer,views',
+      'google.com,1',
+      'mastodon.social,1',
+      '',
+      'source,views',
+      'direct,2',
+      'email,1',
+      'fediverse,1',
+      'search,1',
+      '',
+      'blog_id,blog,views,visitors',
+      `${blog.id},Counted without a cookie,4,3`,
+      '',
     ]);
     expect((await api('/api/analytics/site.csv', users.other)).status).toBe(404);
   });
@@ -231,6 +245,51 @@ describe('analytics: counted on the server', () => {
     await rollUp();
     // Past the window, 03-15 is closed: what is written for it after is not taken up again.
     expect((await topOf('2026-03-15', '2026-03-15'))[0]).toEqual({ id: second.id, title: 'Read later', views: 3, visitors: 3 });
+  });
+
+  it('today’s figures are at most a minute old: a view counted is in the next answer for a range that holds today, the CSV’s too (issue 59)', async () => {
+    clock = new Date('2026-03-17T10:00:00Z');
+    expect((await view(`/viewBlog?id=${blog.id}`, { 'user-agent': CHROME, referer: 'https://duckduckgo.com/' }, '10.0.0.11')).statusCode).toBe(200);
+    await vi.waitFor(() => expect(t.app.analytics!.pending()).toBe(1));
+    // No flush and no roll-up by the test: the dashboard's read does both.
+    const site = await api<SiteAnalytics>('/api/analytics/site?from=2026-03-16&to=2026-03-17', users.moderator);
+    expect(site.body.days.at(-1)).toEqual({ date: '2026-03-17', views: 1, visitors: 1 });
+    expect(site.body.referrers).toContainEqual({ host: 'duckduckgo.com', views: 1 });
+    expect(t.app.analytics!.pending()).toBe(0);
+    expect((await view(`/viewBlog?id=${blog.id}`, { 'user-agent': FIREFOX }, '10.0.0.12')).statusCode).toBe(200);
+    await vi.waitFor(() => expect(t.app.analytics!.pending()).toBe(1));
+    const mine = await api<BlogAnalytics>(`/api/analytics/blogs/${blog.id}?from=2026-03-17&to=2026-03-17`, users.author);
+    expect(mine.body.days).toEqual([{ date: '2026-03-17', views: 2, visitors: 2 }]);
+
+    // The CSV: the days, the referrers, the sources and the top blogs of the range, each a section with its header.
+    expect((await view('/', { 'user-agent': CHROME, referer: 'https://mastodon.social/@a/1' }, '10.0.0.13')).statusCode).toBe(200);
+    await vi.waitFor(() => expect(t.app.analytics!.pending()).toBe(1));
+    const csv = await api('/api/analytics/site.csv?from=2026-03-16&to=2026-03-17', users.moderator);
+    expect(csv.status).toBe(200);
+    expect(csv.text.split('\r\n\r\n').map((section) => section.split('\r\n').filter(Boolean))).toEqual([
+      ['date,views,visitors,feed_subscribers,feed_fetchers,email_subscribers,fediverse_followers', '2026-03-16,1,1,0,0,0,0', '2026-03-17,3,3,0,0,0,0'],
+      ['referrer,views', 'duckduckgo.com,1', 'mastodon.social,1'],
+      ['source,views', 'direct,2', 'fediverse,1', 'search,1'],
+      ['blog_id,blog,views,visitors', `${blog.id},Counted without a cookie,3,3`],
+    ]);
+  });
+
+  it('a read rolls today up again only when this process’s last roll-up is older than a minute less the flush period', async () => {
+    let now = new Date('2026-03-17T11:00:00Z');
+    const flushes = vi.fn(async () => ({ views: 0, feedFetches: 0 }));
+    const buffer = { flush: flushes } as unknown as Parameters<typeof todaysFigures>[0]['buffer'];
+    const freshen = todaysFigures({ db: t.database.db, now: () => now, buffer, flushMs: 5_000, rawDays: 3 });
+    await freshen({ to: '2026-03-17' });
+    expect(flushes).toHaveBeenCalledTimes(1);
+    // A range that ends before today: nothing to do.
+    await freshen({ to: '2026-03-16' });
+    now = new Date(now.getTime() + 54_999);
+    await freshen({ to: '2026-03-17' });
+    expect(flushes).toHaveBeenCalledTimes(1);
+    // 55 s after (and the other processes' views at most 5 s old): written and rolled up again.
+    now = new Date(now.getTime() + 1);
+    await Promise.all([freshen({ to: '2026-03-17' }), freshen({ to: '2026-03-18' })]);
+    expect(flushes).toHaveBeenCalledTimes(2);
   });
 
   it('a flush of many statements writes all of them or none, and a failed one is kept whole for the next', async () => {
