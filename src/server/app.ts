@@ -93,6 +93,8 @@ export interface BuildAppOptions {
   pages?: 'vite' | 'built';
   /** The clock that says which queued jobs are due (tests of scheduled publishing move it). */
   now?: () => Date;
+  /** How a new password is hashed (`AuthDeps.hashPassword`): scrypt unless a test app brings its own. */
+  hashPassword?: (password: string) => Promise<string>;
 }
 
 /** The built web app sits beside the built server (`dist/web` next to `dist/server`). */
@@ -224,7 +226,7 @@ export async function buildApp(options: BuildAppOptions) {
   const send = sendRate(config.mail.sendPerMinute);
   registerMailJob(queue, send, transport);
   const mailer = fromTheSite(queuedMailer(database.db, queue), config.mail.from, siteName);
-  const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }), siteSettings });
+  const auth = createAuth({ config, db: database.db, mailer, log: app.log.child({ module: 'auth' }), siteSettings, hashPassword: options.hashPassword });
   // OWNER_EMAIL's account, if it exists, is the owner from this start on (issue 44).
   await applyOwnerEmail(database.db, config.ownerEmail);
   const storage = options.storage ?? createImageStorage(config);

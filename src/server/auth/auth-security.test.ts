@@ -44,11 +44,21 @@ describe('account security', () => {
     });
 
     it('are stored as salted scrypt hashes, never as they were typed', async () => {
-      const user = await signUpUser(t.app);
-      const rows = await t.database.db.selectFrom('account').select('password').where('userId', '=', user.id).execute();
-      expect(rows).toHaveLength(1);
-      expect(rows[0]!.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
-      expect(rows[0]!.password).not.toContain(user.password);
+      // Production's hashing (test apps reuse one hash per password): a new salt at each sign-up.
+      const site = await createTestApp({}, { scryptEachPassword: true });
+      try {
+        const users = [await signUpUser(site.app), await signUpUser(site.app)];
+        const rows = await site.database.db.selectFrom('account').select('password').where('userId', 'in', users.map((user) => user.id)).execute();
+        expect(rows).toHaveLength(2);
+        for (const row of rows) {
+          expect(row.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
+          expect(row.password).not.toContain(users[0]!.password);
+        }
+        expect(users[0]!.password).toBe(users[1]!.password);
+        expect(rows[0]!.password).not.toBe(rows[1]!.password);
+      } finally {
+        await site.close();
+      }
     });
   });
 

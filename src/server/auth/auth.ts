@@ -93,9 +93,11 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
   /** Who may sign up, and with which role (issue 44); the app's own accessor, else one of its own. */
   siteSettings?: SiteSettingsAccess;
+  /** How a new password is hashed: scrypt (`password-hashing.ts`) unless a test app brings its own. */
+  hashPassword?: (password: string) => Promise<string>;
 }
 
-export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) {
+export function createAuth({ config, db, mailer, log, siteSettings, hashPassword: hash = hashPassword }: AuthDeps) {
   const registration = { db, config, siteSettings: siteSettings ?? createSiteSettings({ db, config }) };
   const secure = config.publicUrl.startsWith('https://');
   const socialProviders = Object.fromEntries(
@@ -150,7 +152,7 @@ export function createAuth({ config, db, mailer, log, siteSettings }: AuthDeps) 
       maxPasswordLength: MAX_PASSWORD_LENGTH,
       resetPasswordTokenExpiresIn: TOKEN_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
-      password: { hash: hashPassword, verify: verifyPassword },
+      password: { hash, verify: verifyPassword },
       sendResetPassword: ({ user, token }) =>
         send({
           to: user.email,

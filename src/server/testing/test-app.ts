@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type App, type BuildAppOptions } from '../app.js';
+import { hashPassword } from '../auth/password-hashing.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { readOutbox, type OutboxMail } from './outbox-reader.js';
@@ -30,16 +31,36 @@ export interface TestApp {
  * A fresh app on a fresh, migrated database (a copy of the run's template: PGlite, or
  * Postgres when the project says so), with its own DATA_DIR and mail outbox.
  */
+const hashes = new Map<string, Promise<string>>();
+
+/**
+ * A test app's password hashing: the real scrypt hash (`password-hashing.ts`, the production
+ * parameters), computed once per password in a worker and reused, salt included. Hundreds of
+ * sign-ups in a run use the same few passwords, and each hash is about 150 ms of a core
+ * (docs/testing.md): a quarter of the API tests' CPU. Signing in still verifies the stored hash
+ * with scrypt. `scryptEachPassword` gives an app production's hashing, a new salt every time.
+ */
+function hashOncePerPassword(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    hashes.set(password, hash);
+    // A failed hash is not kept.
+    hash.catch(() => hashes.delete(password));
+  }
+  return hash;
+}
+
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: Pick<BuildAppOptions, 'pages' | 'mailer' | 'now' | 'logger'> & { withoutOwner?: boolean } = {},
+  options: Pick<BuildAppOptions, 'pages' | 'mailer' | 'now' | 'logger'> & { withoutOwner?: boolean; scryptEachPassword?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-test-'));
   const database = await openTestDatabase(dataDir);
   // The site's first account is its owner (issue 44), who may edit anyone's blogs: a test's own
   // users sign up on a site whose owner already exists, as authors, as the spec's users are.
   if (!options.withoutOwner) await insertSiteOwner(database.db);
-  const { withoutOwner: _, ...buildOptions } = options;
+  const { withoutOwner: _, scryptEachPassword, ...buildOptions } = options;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -52,7 +73,7 @@ export async function createTestApp(
     RESPONSE_CACHE_MB: '0',
     ...env,
   });
-  const app = await buildApp({ config, database, logger: false, ...buildOptions });
+  const app = await buildApp({ config, database, logger: false, hashPassword: scryptEachPassword ? undefined : hashOncePerPassword, ...buildOptions });
   await app.ready();
   return {
     app,
