@@ -42,13 +42,23 @@ export const postActionsSchema = z.object({
 });
 export type PostActions = z.infer<typeof postActionsSchema>;
 
+/** A writer as Posts names them: their name as the site shows it, handle and e-mail (the list is for staff and the writer themselves). */
+export const postAuthorSchema = z.object({ id: z.string(), name: z.string(), handle: z.string().nullable(), email: z.string() });
+export type PostAuthor = z.infer<typeof postAuthorSchema>;
+
+/** The most writers the 'Author' filter offers; past it, `hasMore` says the list is cut. */
+export const POST_AUTHORS_MAX = 500;
+
+/** `GET /api/posts/authors`: every account that has a blog, by name, for the 'Author' filter (whatever page Posts is on). */
+export const postAuthorsSchema = z.object({ items: z.array(postAuthorSchema), hasMore: z.boolean() });
+export type PostAuthors = z.infer<typeof postAuthorsSchema>;
+
 export const postRowSchema = z.object({
   id: z.string(),
   title: z.string(),
   slug: z.string(),
   status: postStatusSchema,
-  /** The author: their name as the site shows it, handle and e-mail (the list is for staff and the writer themselves). */
-  author: z.object({ id: z.string(), name: z.string(), handle: z.string().nullable(), email: z.string() }),
+  author: postAuthorSchema,
   tags: z.array(z.string()),
   updatedAt: z.string(),
   /** When it was submitted for review; null unless it waits for an editor. */

@@ -112,6 +112,27 @@ export async function updateOwnBlog(
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Only a blog's status (issue 59: Posts' 'Publish' and 'Unpublish'): its text, tags and image stay
+ * as they are. Publishing a draft moves `created_at` to now, as an edit's publish does.
+ */
+export async function setOwnBlogStatus(db: Db, id: string, userId: string, changes: { status: BlogStatus; publishAt: Date | null; publishedNow: boolean; submittedAt?: Date | null }): Promise<boolean> {
+  const now = new Date();
+  const result = await db
+    .updateTable('blogs')
+    .set({
+      status: changes.status,
+      publish_at: changes.publishAt,
+      ...(changes.publishedNow ? { created_at: now } : {}),
+      ...(changes.submittedAt !== undefined ? { submitted_at: changes.submittedAt } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function deleteOwnBlog(db: Db, id: string, userId: string): Promise<boolean> {
   const result = await db.deleteFrom('blogs').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return result.numDeletedRows > 0n;

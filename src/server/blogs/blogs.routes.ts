@@ -30,7 +30,7 @@ import { mailWriterPublished } from './posts.js';
 export const BLOG_CREATE_RATE_LIMIT = { max: 50, windowSeconds: 10 * 60 };
 /** Edits carry images too: the same stop, per user and per client address. */
 export const BLOG_UPDATE_RATE_LIMIT = { max: 60, windowSeconds: 10 * 60 };
-const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please wait a few minutes and try again.';
+export const TOO_MANY_EDITS = 'You have edited blogs many times in a short time. Please wait a few minutes and try again.';
 
 // Any string: a malformed id is answered like an unknown one (404), not as bad input.
 const multipartBody = {

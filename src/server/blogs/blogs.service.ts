@@ -45,6 +45,7 @@ import {
   setBlogSubmitted,
   selectListPage,
   updateOwnBlog,
+  setOwnBlogStatus,
   findBlogBySlug,
   type ListFilter,
 } from './blogs.repository.js';
@@ -286,6 +287,48 @@ export async function updateBlog(
   }
   if (newImage && before.imageKey) await removeImage(deps, before.imageKey);
   return { blog: await getBlog(deps, userId, id, writer.anyBlog), wasPublic: before.wasPublic, submitted: before.submitted, reviewedAndPublished: before.reviewedAndPublished };
+}
+
+/**
+ * Posts' 'Publish' and 'Unpublish' (issue 59): only the status changes, by the rule an edit's
+ * status follows (`applyPublishing`: a contributor does not publish, an author under review
+ * submits instead) and with the one visibility event (`recordBlogChange`). A blog the writer may
+ * not change answers as one that does not exist (404). Asking for the status it has (a
+ * scheduled draft is a draft) changes nothing.
+ */
+export async function changeBlogStatus(
+  deps: BlogsDeps,
+  writer: BlogWriter,
+  rawId: string,
+  requested: BlogStatus,
+): Promise<{ blog: Blog; wasPublic: boolean; submitted: boolean; reviewedAndPublished: boolean }> {
+  const userId = writer.id;
+  const id = parseBlogId(rawId);
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const current = await lockBlogOwnership(trx, id, userId, writer.anyBlog);
+    if (!current || (current.user_id !== userId && !writer.anyBlog)) throw noSuchBlog();
+    const [state] = await blogStatesBefore(trx, { blogIds: [id] });
+    const unchanged = { wasPublic: isPublicBlog(state), submitted: false, reviewedAndPublished: false };
+    if (current.status === requested) return unchanged;
+    const scheduled = resolveSchedule({ status: requested }, { status: current.status, publishAt: current.publish_at });
+    const { status, publishAt, submitted } = applyPublishing(writer, scheduled);
+    if (status === 'published' || submitted) {
+      // Published as an edit would publish it: with its title and content.
+      const row = await selectBlogRows(trx, userId).where('blogs.id', '=', id).executeTakeFirst();
+      validateText({ fields: { title: row?.title ?? '', blog: row?.body ?? '' } } as BlogForm, 'published');
+    }
+    if (submitted && current.submitted_at !== null) return unchanged;
+    const updated = await setOwnBlogStatus(trx, id, current.user_id, {
+      status,
+      publishAt,
+      publishedNow: current.status === 'draft' && status === 'published',
+      submittedAt: submitted ? new Date() : status === 'published' ? null : undefined,
+    });
+    if (!updated) throw noSuchBlog();
+    await recordBlogChange(trx, { blogId: id, before: state ?? null, origin: 'author' });
+    return { wasPublic: isPublicBlog(state), submitted, reviewedAndPublished: current.submitted_at !== null && status === 'published' };
+  });
+  return { blog: await getBlog(deps, userId, id, writer.anyBlog), ...result };
 }
 
 export async function deleteBlog(deps: BlogsDeps, writer: BlogWriter, rawId: string): Promise<void> {

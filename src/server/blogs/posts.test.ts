@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../shared/role-schema.js';
-import type { PostsPage } from '../../shared/posts-schema.js';
+import type { PostAuthors, PostsPage } from '../../shared/posts-schema.js';
 import { REVIEW_NOTE_MAX_LENGTH } from '../../shared/posts-schema.js';
 import { blogWrites } from '../testing/blog-writes.js';
 import { mailsTo, waitForMail } from '../testing/auth-test-kit.js';
@@ -90,6 +90,31 @@ describe('Posts and the review queue', () => {
     const second = await posts(as.editor, `?q=${many}&page=2`);
     expect(second).toMatchObject({ page: 2, hasMore: false });
     expect(second.items.map((row) => row.title)).toEqual([`${many} 0`]);
+  });
+
+  it('offers every writer who has a blog to the Author filter, whatever page the list is on (editors and above)', async () => {
+    const [early, silent] = await Promise.all([signUpUser(t.app), signUpUser(t.app)]);
+    await t.database.db.updateTable('user').set({ display_name: 'Early Writer' }).where('id', '=', early.id).execute();
+    const old = await writes.create(early, { title: 'Written before the rush', status: 'draft' });
+    for (let index = 0; index < 21; index += 1) await writes.create(as.editor, { title: `rush ${index}`, status: 'draft' });
+    const firstPage = await posts(as.editor);
+    expect(firstPage.hasMore).toBe(true);
+    expect(firstPage.items.map((row) => row.id)).not.toContain(old.id);
+    expect(firstPage.items.map((row) => row.author.id)).not.toContain(early.id);
+
+    const response = await request(as.editor, 'GET', '/api/posts/authors');
+    expect(response.statusCode, response.body).toBe(200);
+    const authors = response.json<PostAuthors>();
+    expect(authors.hasMore).toBe(false);
+    expect(authors.items).toContainEqual({ id: early.id, name: 'Early Writer', handle: expect.any(String), email: early.email });
+    const ids = authors.items.map((author) => author.id);
+    expect(ids).toContain(as.editor.id);
+    // Only accounts that have a blog, each once.
+    expect(ids).not.toContain(silent.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Filtering by that writer finds their blog.
+    expect((await posts(as.editor, `?author=${early.id}`)).items.map((row) => row.id)).toEqual([old.id]);
+    for (const role of ['author', 'contributor', 'reader'] as const) expect((await request(as[role], 'GET', '/api/posts/authors')).statusCode).toBe(404);
   });
 
   it('the review round trip: submit, listed, sent back with a note, mailed, resubmitted, published, mailed with its address', async () => {

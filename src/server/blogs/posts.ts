@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { messages } from '../../shared/messages.js';
 import { paths } from '../../shared/paths.js';
-import { POSTS_PAGE_SIZE, type PostActions, type PostRow, type PostStatus, type PostsPage, type ReviewState, type postsQuerySchema } from '../../shared/posts-schema.js';
+import { POST_AUTHORS_MAX, POSTS_PAGE_SIZE, type PostActions, type PostAuthors, type PostRow, type PostStatus, type PostsPage, type ReviewState, type postsQuerySchema } from '../../shared/posts-schema.js';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { may } from '../core/access.js';
@@ -92,7 +92,7 @@ export async function listPosts(deps: PostsDeps, user: SessionUser, query: Query
     title: row.title,
     slug: row.slug,
     status: row.post_status,
-    author: { id: row.user_id, name: row.display_name?.trim() || row.handle, handle: row.handle, email: row.email },
+    author: { id: row.user_id, name: authorName(row), handle: row.handle, email: row.email },
     tags: row.tags,
     updatedAt: new Date(row.updated_at).toISOString(),
     submittedAt: row.submitted_at ? new Date(row.submitted_at).toISOString() : null,
@@ -100,6 +100,29 @@ export async function listPosts(deps: PostsDeps, user: SessionUser, query: Query
     actions: actionsFor(deps, user, row.user_id === user.id, row.post_status, reviewNewBlogs),
   }));
   return { items, page: query.page, pageSize: POSTS_PAGE_SIZE, hasMore: rows.length > POSTS_PAGE_SIZE, scope: all && !query.mine ? 'all' : 'own' };
+}
+
+/** A writer's name as Posts shows it: their display name, else their handle. */
+const authorName = (row: { display_name: string | null; handle: string }) => row.display_name?.trim() || row.handle;
+
+/**
+ * Every account that has a blog, by name, for Posts' 'Author' filter (editors and above), whatever
+ * page the list is on: one pass over the accounts, each asked for one blog by `blogs.user_id`'s
+ * index; at most `POST_AUTHORS_MAX`.
+ */
+export async function listPostAuthors(deps: Pick<PostsDeps, 'db'>): Promise<PostAuthors> {
+  const rows = await deps.db
+    .selectFrom('user')
+    .select(['user.id', 'user.email', 'user.display_name', 'user.handle'])
+    .where(({ exists, selectFrom }) => exists(selectFrom('blogs').select('blogs.id').whereRef('blogs.user_id', '=', 'user.id')))
+    .orderBy(sql`lower(coalesce(nullif(trim(${sql.ref('user.display_name')}), ''), ${sql.ref('user.handle')}))`)
+    .orderBy('user.id')
+    .limit(POST_AUTHORS_MAX + 1)
+    .execute();
+  return {
+    items: rows.slice(0, POST_AUTHORS_MAX).map((row) => ({ id: row.id, name: authorName(row), handle: row.handle, email: row.email })),
+    hasMore: rows.length > POST_AUTHORS_MAX,
+  };
 }
 
 /** Who submitted a draft and when, for an editor opening it (404 for a blog that is not there). */
@@ -114,7 +137,7 @@ export async function reviewState(deps: PostsDeps, rawId: string): Promise<Revie
   if (!row) throw noSuchBlog();
   return {
     submittedAt: row.submitted_at ? new Date(row.submitted_at).toISOString() : null,
-    submittedBy: { name: row.display_name?.trim() || row.handle, email: row.email },
+    submittedBy: { name: authorName(row), email: row.email },
   };
 }
 

@@ -7,12 +7,12 @@ import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { paths } from '../../../shared/paths';
-import { POST_STATUS_LABELS, postStatusSchema, type PostRow, type PostStatus, type PostsQuery } from '../../../shared/posts-schema';
+import { POST_STATUS_LABELS, postStatusSchema, type PostAuthor, type PostRow, type PostStatus, type PostsQuery } from '../../../shared/posts-schema';
 import { LoadingPage } from '../../components/loading-page';
 import { confirmIrreversible, useDialog } from '../../components/message-dialog';
 import { Pager } from '../../components/pager';
 import { errorMessage } from '../../lib/api-client';
-import { useDeletePost, usePosts, useSetPostStatus } from './api/posts';
+import { useDeletePost, usePostAuthors, usePosts, useSetPostStatus } from './api/posts';
 // Its table and selects, wherever it is shown (/admin/posts, and My Drafts' 'All my blogs').
 import '../../styles/bootstrap-tables.scss';
 import '../../styles/bootstrap-form-select.scss';
@@ -53,7 +53,9 @@ export function PostsSection({ own = false }: { own?: boolean }) {
     event.preventDefault();
     filter({ q: search.trim() || undefined, author: author || undefined, tag: tag.trim() || undefined });
   };
-  const authors = posts.data && posts.data.scope === 'all' ? authorsOf(posts.data.items, query.author) : [];
+  const everyBlog = !own && posts.data?.scope === 'all';
+  const writers = usePostAuthors(everyBlog);
+  const authors = everyBlog ? authorsOf(writers.data?.items ?? [], query.author) : [];
 
   return (
     <section id="posts" aria-labelledby={headingId} className="mb-5">
@@ -148,11 +150,10 @@ export function PostsSection({ own = false }: { own?: boolean }) {
   );
 }
 
-/** The authors of the rows shown (and the one filtered by), for the 'Author' filter. */
-function authorsOf(items: PostRow[], selected: string | undefined): PostRow['author'][] {
-  const byId = new Map(items.map((row) => [row.author.id, row.author]));
-  if (selected && !byId.has(selected)) byId.set(selected, { id: selected, name: 'The chosen author', handle: null, email: '…' });
-  return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+/** Every writer who has a blog, by name as the server orders them (and the one filtered by, should the list be cut before them), for the 'Author' filter. */
+function authorsOf(writers: PostAuthor[], selected: string | undefined): PostAuthor[] {
+  if (!selected || writers.some((writer) => writer.id === selected)) return writers;
+  return [...writers, { id: selected, name: 'The chosen author', handle: null, email: '…' }];
 }
 
 function PostLine({ row, showAuthor }: { row: PostRow; showAuthor: boolean }) {

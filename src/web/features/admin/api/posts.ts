@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Blog } from '../../../../shared/blog-schema';
-import type { PostsPage, PostsQuery } from '../../../../shared/posts-schema';
+import type { PostAuthors, PostsPage, PostsQuery } from '../../../../shared/posts-schema';
 import { apiFetch } from '../../../lib/api-client';
 import { blogQueryKeys, invalidateBlogLists } from '../../../lib/blog-query-keys';
 
@@ -18,21 +18,24 @@ export function usePosts(query: PostsQuery) {
   return useQuery({ queryKey: postsKey(query), queryFn: ({ signal }) => getPosts(query, signal), placeholderData: keepPreviousData });
 }
 
+/** Every writer who has a blog, for the 'Author' filter (editors and above: `enabled` once the list says so). */
+export function usePostAuthors(enabled: boolean) {
+  return useQuery({
+    queryKey: [...blogQueryKeys.lists(), 'posts', 'authors'] as const,
+    queryFn: ({ signal }) => apiFetch<PostAuthors>('/api/posts/authors', { signal }),
+    enabled,
+  });
+}
+
 /**
- * Publish or unpublish a row: the blog's own write (`PATCH /api/blogs/:id`, the one visibility
- * event) with its text as it is; the server decides what the role may.
+ * Publish or unpublish a row: its status alone (`POST /api/blogs/:id/publish`, `/unpublish`), by
+ * the rule and with the one visibility event of an edit's status; the server decides what the role may.
  */
 export function useSetPostStatus() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, status }: { id: string; status: 'published' | 'draft' }) => {
-      const blog = await apiFetch<Blog>(`/api/blogs/${encodeURIComponent(id)}`);
-      const form = new FormData();
-      form.append('title', blog.title);
-      form.append('blog', blog.blog);
-      form.append('status', status);
-      return apiFetch<Blog>(`/api/blogs/${encodeURIComponent(id)}`, { method: 'PATCH', body: form });
-    },
+    mutationFn: ({ id, status }: { id: string; status: 'published' | 'draft' }) =>
+      apiFetch<Blog>(`/api/blogs/${encodeURIComponent(id)}/${status === 'published' ? 'publish' : 'unpublish'}`, { method: 'POST' }),
     onSuccess: async (blog) => {
       queryClient.setQueryData(blogQueryKeys.detail(blog.id), blog);
       await invalidateBlogLists(queryClient);
