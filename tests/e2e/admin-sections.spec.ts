@@ -102,3 +102,50 @@ test.describe('/admin in sections', () => {
     await readerContext.close();
   });
 });
+
+/**
+ * Posts' filters and row actions (issue 59's review), on a server of its own: the 'Author' filter
+ * offers a writer whose blogs are not on the first page; 'Unpublish' and 'Publish' change the
+ * status (the status routes), the row says so.
+ */
+test.describe('/admin/posts: every writer in the Author filter, Publish and Unpublish', () => {
+  const server = useOwnServer();
+
+  test('a writer off the first page is offered; filtering by them finds their blog; Unpublish, then Publish', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const ownerContext = await browser.newContext({ baseURL: server.baseURL });
+    await signUpConfirmed(server, ownerContext, uniqueEmail('owner'), DEFAULT_PASSWORD);
+    const writerContext = await browser.newContext({ baseURL: server.baseURL });
+    const writerEmail = uniqueEmail('early-writer');
+    await signUpConfirmed(server, writerContext, writerEmail, DEFAULT_PASSWORD);
+    const write = async (context: typeof ownerContext, fields: Record<string, string>) => {
+      const response = await context.request.post('/api/blogs', { multipart: fields, headers: { origin: server.baseURL } });
+      expect(response.status(), await response.text()).toBe(201);
+    };
+    const title = 'Written before the rush';
+    await write(writerContext, { title, blog: 'Early words.' });
+    for (let index = 0; index < 21; index += 1) await write(ownerContext, { title: `Rush ${index}`, blog: 'Later words.', status: 'draft' });
+
+    const owner = await ownerContext.newPage();
+    await hydrated(owner, '/admin/posts');
+    const table = owner.getByRole('table', { name: 'Posts' });
+    await expect(table.getByRole('row').filter({ hasText: 'Rush 20' })).toHaveCount(1);
+    await expect(table.getByRole('row').filter({ hasText: title })).toHaveCount(0);
+    const author = owner.getByLabel('Author', { exact: true });
+    const option = author.locator('option', { hasText: writerEmail });
+    await expect(option).toHaveCount(1);
+    await author.selectOption((await option.getAttribute('value'))!);
+    const row = table.getByRole('row').filter({ hasText: title });
+    await expect(row).toHaveCount(1);
+    await expect(table.getByRole('row')).toHaveCount(2);
+
+    await row.getByRole('button', { name: `Unpublish ${title}` }).click();
+    await expect(row.getByText('Draft', { exact: true })).toBeVisible();
+    await row.getByRole('button', { name: `Publish ${title}` }).click();
+    await expect(row.getByText('Published', { exact: true })).toBeVisible();
+    await expect(row.getByRole('link', { name: title, exact: true })).toBeVisible();
+
+    await ownerContext.close();
+    await writerContext.close();
+  });
+});
