@@ -112,4 +112,13 @@ describe('publishing and unpublishing from Posts', () => {
     const empty = await writes.create(as.author, { title: 'No content yet', blog: '', status: 'draft' });
     expect((await publish(as.author, empty.id)).statusCode).toBe(400);
   });
+
+  it('documents the status routes and the Author filter’s list in OpenAPI, beside their neighbours', async () => {
+    const paths = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { tags?: string[]; summary?: string }>> }>().paths;
+    for (const [path, method] of [
+      ['/api/blogs/{id}/publish', 'post'],
+      ['/api/blogs/{id}/unpublish', 'post'],
+      ['/api/posts/authors', 'get'],
+    ] as const) expect(paths[path]?.[method], path).toMatchObject({ tags: ['blogs'], summary: expect.any(String) });
+  });
 });
