@@ -1,5 +1,6 @@
 import { Alert } from 'react-bootstrap';
 import { Link, useSearchParams } from 'react-router';
+import type { SiteAnalytics } from '../../shared/analytics-schema';
 import { paths } from '../../shared/paths';
 import { LoadingPage } from '../components/loading-page';
 import { moderatorsScreen, ModeratorsOnlyPage } from '../components/moderators-only-page';
@@ -42,16 +43,24 @@ function SiteFigures() {
         rows={site.topBlogs.map((blog) => [<Link key={blog.id} to={paths.blogAnalytics(blog.id)}>{blog.title}</Link>, blog.views, blog.visitors])}
       />
       <h2 className="h5">Readers over time</h2>
-      <BarChart label="E-mail subscribers" unit="subscribers" points={site.readers.map((day) => ({ date: day.date, value: day.emailSubscribers ?? 0 }))} />
-      <BarChart label="Fediverse followers" unit="followers" points={site.readers.map((day) => ({ date: day.date, value: day.fediverseFollowers ?? 0 }))} />
-      <BarChart label="Feed subscribers (as feed readers report them)" unit="subscribers" points={site.readers.map((day) => ({ date: day.date, value: day.feedSubscribers }))} />
+      <ReadersChart label="E-mail subscribers" unit="subscribers" site={site} value={(day) => day.emailSubscribers} />
+      <ReadersChart label="Fediverse followers" unit="followers" site={site} value={(day) => day.fediverseFollowers} />
+      <ReadersChart label="Feed subscribers (as feed readers report them)" unit="subscribers" site={site} value={(day) => day.feedSubscribers} />
       <FiguresTable
         caption="Readers per day"
+        wide
         headings={['Day', 'E-mail subscribers', 'Fediverse followers', 'Feed subscribers', 'Feed fetchers']}
         rows={site.readers.map((day) => [day.date, day.emailSubscribers ?? '–', day.fediverseFollowers ?? '–', day.feedSubscribers, day.feedFetchers])}
       />
     </>
   );
+}
+
+/** One of the readers' figures over every day of the range (a day without its snapshot has no bar). */
+function ReadersChart({ label, unit, site, value }: { label: string; unit: string; site: SiteAnalytics; value: (day: SiteAnalytics['readers'][number]) => number | null }) {
+  const byDay = new Map(site.readers.map((day) => [day.date, value(day)]));
+  const days = site.days.map((day) => day.date);
+  return <BarChart label={label} days={days} series={[{ name: label, unit, values: days.map((day) => byDay.get(day) ?? null) }]} />;
 }
 
 export const analyticsScreen = moderatorsScreen(SiteAnalyticsPage, TITLE, paths.analytics());

@@ -2,12 +2,18 @@ import type { ReactNode } from 'react';
 import { Table } from 'react-bootstrap';
 import { ANALYTICS_SOURCE_LABELS, type BlogAnalytics } from '../../../../shared/analytics-schema';
 import { BarChart } from './bar-chart';
+// The tables' styles (captions above, the small and striped tables) come with the screens that use them.
+import '../../../styles/bootstrap-tables.scss';
 
 type Report = Omit<BlogAnalytics, 'blogId' | 'title'>;
 
-/** A small table with a caption; "None yet" when it has no rows. */
-export function FiguresTable({ caption, headings, rows }: { caption: string; headings: readonly string[]; rows: ReactNode[][] }) {
-  return (
+/**
+ * A small table with a caption; "None yet" when it has no rows. A `wide` one (more columns than a
+ * phone's width holds) scrolls inside a box of its own, which the keyboard can reach, so the page
+ * does not scroll sideways.
+ */
+export function FiguresTable({ caption, headings, rows, wide = false }: { caption: string; headings: readonly string[]; rows: ReactNode[][]; wide?: boolean }) {
+  const table = (
     <Table size="sm" striped className="mb-4">
       <caption className="caption-top">{caption}</caption>
       <thead>
@@ -34,6 +40,12 @@ export function FiguresTable({ caption, headings, rows }: { caption: string; hea
       </tbody>
     </Table>
   );
+  if (!wide) return table;
+  return (
+    <div className="table-responsive" tabIndex={0} role="region" aria-label={caption}>
+      {table}
+    </div>
+  );
 }
 
 /** What the blog's and the site's pages share: totals, views per day (chart and table), referrers, sources and campaigns. */
@@ -47,7 +59,14 @@ export function ReportFigures({ report }: { report: Report }) {
         <dd className="col-auto">{report.totals.visitors}</dd>
       </dl>
       <h2 className="h5">Views per day</h2>
-      <BarChart label="Views per day" unit="views" points={report.days.map((day) => ({ date: day.date, value: day.views }))} />
+      <BarChart
+        label="Views per day"
+        days={report.days.map((day) => day.date)}
+        series={[
+          { name: 'Views', unit: 'views', values: report.days.map((day) => day.views) },
+          { name: 'Visitors', unit: 'visitors', values: report.days.map((day) => day.visitors) },
+        ]}
+      />
       <details className="mb-4">
         <summary>Views and visitors per day as a table</summary>
         <FiguresTable caption="Views and visitors per day" headings={['Day', 'Views', 'Visitors']} rows={report.days.map((day) => [day.date, day.views, day.visitors])} />
@@ -63,7 +82,7 @@ export function ReportFigures({ report }: { report: Report }) {
       <FiguresTable caption="Campaigns (utm tags of the links)" headings={['Tag', 'Value', 'Views']} rows={report.campaigns.map((row) => [row.parameter, row.value, row.views])} />
       <p className="small text-body-secondary">
         Visitors are counted per day: the site forgets each day who visited, so a reader who comes back on another day is
-        counted again. Figures are brought up to date every few minutes; days are in UTC.
+        counted again. Today’s figures are at most a minute old; days are in UTC.
       </p>
     </>
   );
