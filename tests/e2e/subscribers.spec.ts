@@ -18,7 +18,9 @@ test.describe('the subscribers of the site', () => {
   const server = useOwnServer();
 
   async function checkLayout(page: Page) {
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    // Named with their nodes, so that a failure says what was found.
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((each) => `${each.id}: ${each.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
   }
@@ -32,6 +34,7 @@ test.describe('the subscribers of the site', () => {
     await hydrated(owner, '/admin/subscribers');
     const section = owner.getByRole('region', { name: 'Subscribers' });
     await expect(section.getByText('Nobody has subscribed yet.')).toBeVisible();
+    await expect(section.getByRole('table', { name: 'Subscribers and fediverse followers per author' })).toBeVisible();
     await checkLayout(owner);
 
     const importForm = owner.getByRole('form', { name: 'Import CSV' });
@@ -76,6 +79,9 @@ test.describe('the subscribers of the site', () => {
     await dialog.getByRole('button', { name: 'Remove' }).click();
     await expect(list.getByRole('row', { name: /bo@harbour\.example/ })).toHaveCount(0);
     await expect(list.getByRole('row')).toHaveCount(4);
+    // The dialog fades out: axe would read its half-transparent backdrop's colours.
+    await expect(dialog).toBeHidden();
+    await expect(owner.locator('.modal-backdrop')).toHaveCount(0);
 
     await owner.setViewportSize({ width: 390, height: 844 });
     await checkLayout(owner);
