@@ -98,12 +98,12 @@ test.describe('statistics', () => {
       await expectNoAxeViolations(moderatorPage);
       // The readers' charts run over every day of the range too, each day named.
       const today = new Date().toISOString().slice(0, 10);
-      await expect(moderatorPage.getByRole('group', { name: 'E-mail subscribers', exact: true }).getByRole('img', { name: new RegExp(`^${chartDay(today)}: \\d+ subscribers$`) })).toHaveCount(1);
+      await expect(moderatorPage.getByRole('group', { name: 'E-mail subscribers', exact: true }).getByRole('img', { name: new RegExp(`^${chartDay(today)}: \\d+ subscribers?$`) })).toHaveCount(1);
       for (const viewport of VIEWPORTS) {
         await moderatorPage.setViewportSize(viewport);
         await moderatorPage.goto('/analytics');
         await expect(moderatorPage.getByRole('heading', { level: 1, name: 'Site statistics' })).toBeVisible();
-        await expectViewsChart(moderatorPage, moderatorPage.getByRole('link', { name: 'Download these figures as CSV' }), today, '\\d+ views, \\d+ visitors');
+        await expectViewsChart(moderatorPage, moderatorPage.getByRole('link', { name: 'Download these figures as CSV' }), today, '\\d+ views?, \\d+ visitors?');
         await expectReadableChartsWithoutSidewaysScroll(moderatorPage);
         await expectNoAxeViolations(moderatorPage);
       }
@@ -126,9 +126,13 @@ test.describe('statistics', () => {
     for (const viewport of VIEWPORTS) {
       await test.step(viewport.name, async () => {
         await page.setViewportSize(viewport);
-        await page.goto(`/analytics/blog?id=${id}`);
+        // Counted seconds ago, shown within a minute (the 5-minute roll-up is not waited for): this
+        // process rolls today up again on a read unless it did less than 55 s ago (the first test's read).
+        await expect(async () => {
+          await page.goto(`/analytics/blog?id=${id}`);
+          await expect(page.getByRole('img', { name: `${chartDay(today)}: 2 views, 2 visitors` })).toHaveCount(1, { timeout: 5_000 });
+        }).toPass({ timeout: 65_000, intervals: [5_000] });
         await expect(page.getByRole('heading', { level: 1, name: 'Blog statistics' })).toBeVisible();
-        // Counted seconds ago, shown now: no wait for a roll-up.
         await expectViewsChart(page, page.getByRole('button', { name: 'Show' }), today, '2 views, 2 visitors');
         await page.getByText('Views and visitors per day as a table').click();
         await expect(page.getByRole('table', { name: 'Views and visitors per day' })).toBeVisible();

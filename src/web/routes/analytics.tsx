@@ -43,9 +43,9 @@ function SiteFigures() {
         rows={site.topBlogs.map((blog) => [<Link key={blog.id} to={paths.blogAnalytics(blog.id)}>{blog.title}</Link>, blog.views, blog.visitors])}
       />
       <h2 className="h5">Readers over time</h2>
-      <ReadersChart label="E-mail subscribers" unit="subscribers" site={site} value={(day) => day.emailSubscribers} />
-      <ReadersChart label="Fediverse followers" unit="followers" site={site} value={(day) => day.fediverseFollowers} />
-      <ReadersChart label="Feed subscribers (as feed readers report them)" unit="subscribers" site={site} value={(day) => day.feedSubscribers} />
+      <ReadersChart label="E-mail subscribers" unit="subscribers" one="subscriber" site={site} value={(day) => day.emailSubscribers} />
+      <ReadersChart label="Fediverse followers" unit="followers" one="follower" site={site} value={(day) => day.fediverseFollowers} />
+      <ReadersChart label="Feed subscribers (as feed readers report them)" unit="subscribers" one="subscriber" site={site} value={(day) => day.feedSubscribers} />
       <FiguresTable
         caption="Readers per day"
         wide
@@ -57,10 +57,10 @@ function SiteFigures() {
 }
 
 /** One of the readers' figures over every day of the range (a day without its snapshot has no bar). */
-function ReadersChart({ label, unit, site, value }: { label: string; unit: string; site: SiteAnalytics; value: (day: SiteAnalytics['readers'][number]) => number | null }) {
+function ReadersChart({ label, unit, one, site, value }: { label: string; unit: string; one: string; site: SiteAnalytics; value: (day: SiteAnalytics['readers'][number]) => number | null }) {
   const byDay = new Map(site.readers.map((day) => [day.date, value(day)]));
   const days = site.days.map((day) => day.date);
-  return <BarChart label={label} days={days} series={[{ name: label, unit, values: days.map((day) => byDay.get(day) ?? null) }]} />;
+  return <BarChart label={label} days={days} series={[{ name: label, unit, one, values: days.map((day) => byDay.get(day) ?? null) }]} />;
 }
 
 export const analyticsScreen = moderatorsScreen(SiteAnalyticsPage, TITLE, paths.analytics());

@@ -5,6 +5,8 @@ export interface ChartSeries {
   name: string;
   /** After a figure: 'views'. */
   unit: string;
+  /** After 1: 'view'. */
+  one: string;
   /** One per day of the chart's days; null where the day has no figure. */
   values: readonly (number | null)[];
 }
@@ -39,7 +41,7 @@ export function tickDays(count: number): number[] {
   return ticks;
 }
 
-const figureOf = (value: number | null, unit: string) => (value === null ? 'no figure' : `${value} ${unit}`);
+const figureOf = (value: number | null, series: ChartSeries) => (value === null ? 'no figure' : `${value} ${value === 1 ? series.one : series.unit}`);
 
 /**
  * A day's figures over a range, drawn as SVG on the server like the rest of the page (no chart
@@ -92,8 +94,8 @@ export function BarChart({ label, days, series }: { label: string; days: readonl
   const step = 100 / count;
   const centre = (i: number) => (i + 0.5) * step;
   const [bars, line] = series;
-  const dayName = (i: number) => `${longDay(days[i]!)}: ${series.map((one) => figureOf(one.values[i] ?? null, one.unit)).join(', ')}`;
-  const totals = series.map((one) => `${one.values.reduce<number>((sum, value) => sum + (value ?? 0), 0)} ${one.unit}`).join(', ');
+  const dayName = (i: number) => `${longDay(days[i]!)}: ${series.map((one) => figureOf(one.values[i] ?? null, one)).join(', ')}`;
+  const totals = series.map((one) => figureOf(one.values.reduce<number>((sum, value) => sum + (value ?? 0), 0), one)).join(', ');
 
   const move = (event: KeyboardEvent) => {
     const keys: Record<string, number> = { ArrowLeft: tabStop - 1, ArrowRight: tabStop + 1, ArrowDown: tabStop - 1, ArrowUp: tabStop + 1, Home: 0, End: count - 1 };

@@ -63,8 +63,8 @@ export function ReportFigures({ report }: { report: Report }) {
         label="Views per day"
         days={report.days.map((day) => day.date)}
         series={[
-          { name: 'Views', unit: 'views', values: report.days.map((day) => day.views) },
-          { name: 'Visitors', unit: 'visitors', values: report.days.map((day) => day.visitors) },
+          { name: 'Views', unit: 'views', one: 'view', values: report.days.map((day) => day.views) },
+          { name: 'Visitors', unit: 'visitors', one: 'visitor', values: report.days.map((day) => day.visitors) },
         ]}
       />
       <details className="mb-4">
