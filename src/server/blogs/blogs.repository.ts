@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { BlogStatus, Database } from '../db/schema.js';
 import type { RenderedMarkdown } from '../markdown/render-markdown.js';
 import type { StoredImage } from '../images/stored-image.js';
@@ -84,53 +84,57 @@ export async function lockBlogOwnership(trx: Transaction<Database>, id: string, 
   return query.forUpdate().executeTakeFirst();
 }
 
-/** Also filtered by owner, so a write can never touch another user's blog. Returns whether a row changed. */
-export async function updateOwnBlog(
-  db: Db,
-  id: string,
-  userId: string,
-  changes: { title: string; body: string; status: BlogStatus; publishAt: Date | null; tags?: string[]; publishedNow: boolean; rendered: RenderedMarkdown; image?: StoredImage; submittedAt?: Date | null },
-): Promise<boolean> {
+/** What a blog's status decides, as written by an edit and by Posts' 'Publish' and 'Unpublish'. */
+interface StatusChange {
+  status: BlogStatus;
+  publishAt: Date | null;
+  /** A draft published now: `created_at` moves to now. */
+  publishedNow: boolean;
+  submittedAt?: Date | null;
+}
+
+/** Writes `columns` and the status's own into a blog of `userId`'s; whether a row changed. */
+async function updateOwnBlogRow(db: Db, id: string, userId: string, change: StatusChange, columns: Updateable<Database['blogs']> = {}): Promise<boolean> {
   const now = new Date();
   const result = await db
     .updateTable('blogs')
     .set({
-      title: changes.title,
-      body: changes.body,
-      status: changes.status,
-      ...(changes.tags !== undefined ? { tags: changes.tags } : {}),
-      publish_at: changes.publishAt,
-      ...renderedColumns(changes.rendered),
-      ...(changes.image !== undefined ? imageColumns(changes.image) : {}),
-      ...(changes.publishedNow ? { created_at: now } : {}),
-      ...(changes.submittedAt !== undefined ? { submitted_at: changes.submittedAt } : {}),
+      ...columns,
+      status: change.status,
+      publish_at: change.publishAt,
+      ...(change.publishedNow ? { created_at: now } : {}),
+      ...(change.submittedAt !== undefined ? { submitted_at: change.submittedAt } : {}),
       updated_at: now,
     })
+    // Also filtered by owner, so a write can never touch another user's blog.
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
+/** An edit: the text, tags, image and status. Returns whether a row changed. */
+export function updateOwnBlog(
+  db: Db,
+  id: string,
+  userId: string,
+  changes: StatusChange & { title: string; body: string; tags?: string[]; rendered: RenderedMarkdown; image?: StoredImage },
+): Promise<boolean> {
+  return updateOwnBlogRow(db, id, userId, changes, {
+    title: changes.title,
+    body: changes.body,
+    ...(changes.tags !== undefined ? { tags: changes.tags } : {}),
+    ...renderedColumns(changes.rendered),
+    ...(changes.image !== undefined ? imageColumns(changes.image) : {}),
+  });
+}
+
 /**
  * Only a blog's status (issue 59: Posts' 'Publish' and 'Unpublish'): its text, tags and image stay
  * as they are. Publishing a draft moves `created_at` to now, as an edit's publish does.
  */
-export async function setOwnBlogStatus(db: Db, id: string, userId: string, changes: { status: BlogStatus; publishAt: Date | null; publishedNow: boolean; submittedAt?: Date | null }): Promise<boolean> {
-  const now = new Date();
-  const result = await db
-    .updateTable('blogs')
-    .set({
-      status: changes.status,
-      publish_at: changes.publishAt,
-      ...(changes.publishedNow ? { created_at: now } : {}),
-      ...(changes.submittedAt !== undefined ? { submitted_at: changes.submittedAt } : {}),
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+export function setOwnBlogStatus(db: Db, id: string, userId: string, change: StatusChange): Promise<boolean> {
+  return updateOwnBlogRow(db, id, userId, change);
 }
 
 export async function deleteOwnBlog(db: Db, id: string, userId: string): Promise<boolean> {
