@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** src/server's feature folders: each owns its routes, service and tables. */
-const SERVER_FEATURES = ['ai', 'analytics', 'audit', 'auth', 'blogs', 'comments', 'contact', 'feeds', 'federation', 'inline-images', 'moderation', 'people', 'portability', 'search', 'settings', 'site-pages', 'storage-sweep', 'subscriptions', 'tags', 'votes', 'webhooks'];
+const SERVER_FEATURES = ['ai', 'analytics', 'audit', 'auth', 'blogs', 'comments', 'contact', 'feeds', 'federation', 'ghost-api', 'indieauth', 'inline-images', 'moderation', 'people', 'portability', 'search', 'settings', 'site-pages', 'storage-sweep', 'subscriptions', 'tags', 'votes', 'webhooks'];
 /** src/server's other folders: the core the features share, and the parts every feature runs on. */
 const SERVER_INFRASTRUCTURE = ['core', 'cache', 'db', 'health', 'http', 'images', 'jobs', 'mail', 'markdown', 'memory', 'metrics', 'pages', 'queue', 'rate-limit', 'storage'];
 const unclassified = readdirSync(path.join(import.meta.dirname, 'src/server'), { withFileTypes: true })

@@ -63,6 +63,7 @@ import { commentsFeature } from './comments/comments.feature.js';
 import { contactFeature } from './contact/contact.feature.js';
 import { federationFeature } from './federation/federation.feature.js';
 import { feedsFeature } from './feeds/feeds.feature.js';
+import { ghostApiFeature } from './ghost-api/ghost-api.feature.js';
 import { inlineImagesFeature } from './inline-images/inline-images.feature.js';
 import { moderationFeature } from './moderation/moderation.feature.js';
 import { peopleFeature } from './people/people.feature.js';
@@ -135,6 +136,7 @@ export const FEATURES: readonly Feature<AuthAppDeps>[] = [
   analyticsFeature,
   sitePagesFeature,
   webhooksFeature,
+  ghostApiFeature,
   auditFeature,
   // The Outbox only without SMTP_URL: the mails are in the data folder then (issue 58).
   defineFeature({ name: 'mail', routes: ({ deps }) => (deps.config.mail.smtpUrl ? [] : [{ visitors: 'site management', plugin: routes(outboxRoutes, deps) }]) }),

@@ -10,6 +10,7 @@ export const AUDIT_KINDS = {
   settings: { label: 'Site settings', prefixes: ['settings'] },
   pages: { label: 'Pages', prefixes: ['page'] },
   webhooks: { label: 'Webhooks', prefixes: ['webhook'] },
+  integrations: { label: 'Integrations', prefixes: ['integration'] },
   subscribers: { label: 'Subscribers', prefixes: ['subscriber', 'subscribers', 'subscription'] },
   blogs: { label: 'Blogs', prefixes: ['blog'] },
 } as const satisfies Record<string, { label: string; prefixes: readonly string[] }>;

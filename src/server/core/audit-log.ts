@@ -99,6 +99,7 @@ async function subjectLabels(db: Kysely<Database>, rows: Row[]): Promise<(string
     const kept = isRecord(row.before) ? row.before : isRecord(row.after) ? row.after : {};
     if (typeof kept.event === 'string') return `${kept.event} → ${hostOf(kept.targetUrl) ?? 'a deleted webhook'}`;
     if (typeof kept.title === 'string') return kept.title;
+    if (row.action.startsWith('integration.') && typeof kept.name === 'string') return `Integration ‘${kept.name}’`;
     return row.action.startsWith('webhook.') ? 'A deleted webhook' : 'Something since deleted';
   });
 }

@@ -35,6 +35,7 @@ import * as hashedRateLimitKeys from './migrations/2026-12-07-05-hashed-rate-lim
 import * as excerptsWithoutImageText from './migrations/2026-12-08-03-excerpts-without-image-text.js';
 import * as sitePages from './migrations/2026-12-08-14-site-pages.js';
 import * as blogSlugs from './migrations/2026-12-08-15-blog-slugs.js';
+import * as integrations from './migrations/2026-12-08-20-integrations.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-08-03-excerpts-without-image-text': excerptsWithoutImageText,
   '2026-12-08-14-site-pages': sitePages,
   '2026-12-08-15-blog-slugs': blogSlugs,
+  '2026-12-08-20-integrations': integrations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -498,6 +498,21 @@ export interface WebhookTable {
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
+/** An integration's keys for Ghost's APIs (migration 2026-12-08-20, docs/apis.md): its secrets only encrypted with the site's secret. */
+export interface IntegrationTable {
+  id: string;
+  name: string;
+  /** SHA-256 (hex) of the Content API key: how a request's `?key=` finds it. */
+  content_key_hash: string;
+  content_key_encrypted: string;
+  /** 24 hex characters: the Admin API key's id, a JWT's `kid`. */
+  admin_key_id: string;
+  admin_secret_encrypted: string;
+  created_by: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** One event's delivery to one webhook (unique by the two), and how it went. */
@@ -535,6 +550,7 @@ export interface InvitationsTable {
 export interface Database {
   user: UserTable;
   webhooks: WebhookTable;
+  integrations: IntegrationTable;
   webhook_deliveries: WebhookDeliveryTable;
   invitations: InvitationsTable;
   site_settings: SiteSettingsTable;

@@ -9,6 +9,7 @@ import { LoadingPage } from '../../components/loading-page';
 import { confirmIrreversible, useDialog } from '../../components/message-dialog';
 import { errorMessage } from '../../lib/api-client';
 import { useCreateWebhook } from './api/create-webhook';
+import { GhostIntegrations } from './ghost-integrations';
 import { useDeleteWebhook } from './api/delete-webhook';
 import { useWebhooks } from './api/get-webhooks';
 import { useSendWebhookTest } from './api/send-webhook-test';
@@ -163,6 +164,8 @@ export function IntegrationsSection() {
   return (
     <section id="integrations" aria-labelledby="integrations-heading" className="mb-5">
       <h2 id="integrations-heading" className="h4">Integrations</h2>
+      <GhostIntegrations />
+      <h3 className="h5">Webhooks</h3>
       <p className="text-body-secondary">Webhooks tell another service when something happens here. Each request is signed with the webhook’s secret (header X-Webhook-Signature).</p>
       <AddWebhookForm />
       {webhooks.isPending ? (
