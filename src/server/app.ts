@@ -64,6 +64,7 @@ import { contactFeature } from './contact/contact.feature.js';
 import { federationFeature } from './federation/federation.feature.js';
 import { feedsFeature } from './feeds/feeds.feature.js';
 import { ghostApiFeature } from './ghost-api/ghost-api.feature.js';
+import { indieauthFeature } from './indieauth/indieauth.feature.js';
 import { inlineImagesFeature } from './inline-images/inline-images.feature.js';
 import { moderationFeature } from './moderation/moderation.feature.js';
 import { peopleFeature } from './people/people.feature.js';
@@ -136,6 +137,7 @@ export const FEATURES: readonly Feature<AuthAppDeps>[] = [
   analyticsFeature,
   sitePagesFeature,
   webhooksFeature,
+  indieauthFeature,
   ghostApiFeature,
   auditFeature,
   // The Outbox only without SMTP_URL: the mails are in the data folder then (issue 58).

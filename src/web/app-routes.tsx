@@ -57,6 +57,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         screen('/import', async () => (await import('./routes/import')).importScreen),
         screen('/following', async () => (await import('./routes/following')).followingScreen),
         screen('/not-me', async () => (await import('./routes/not-me')).notMeScreen),
+        screen('/indieauth/authorize', async () => (await import('./routes/indieauth-authorize')).indieAuthAuthorizeScreen),
         screen('/analytics', async () => (await import('./routes/analytics')).analyticsScreen),
         screen('/analytics/blog', async () => (await import('./routes/blog-analytics')).blogAnalyticsScreen),
         {

@@ -15,6 +15,8 @@ export function PageHead({ meta, site }: { meta: PageMeta; site: SiteInfo }) {
   const image = meta.image ? absoluteImageUrl(site, meta.image) : undefined;
   const description = pageDescription(meta, site);
   const accent = accentStyles(site.accentColour);
+  // The home page and each author's page are an identity (`me`) apps sign in with (IndieAuth, issue 60).
+  const identity = meta.path === '/' || meta.path.startsWith('/author?');
   return (
     <>
       <title>{title}</title>
@@ -24,6 +26,9 @@ export function PageHead({ meta, site }: { meta: PageMeta; site: SiteInfo }) {
       {site.iconUrl && <link rel="icon" href={site.iconUrl} type="image/png" sizes="64x64" />}
       {accent && <style id="site-accent" dangerouslySetInnerHTML={{ __html: accent }} />}
       <link rel="canonical" href={url} />
+      {identity && <link rel="indieauth-metadata" href={absoluteUrl(site.publicUrl, '/.well-known/oauth-authorization-server')} />}
+      {identity && <link rel="authorization_endpoint" href={absoluteUrl(site.publicUrl, '/indieauth/authorize')} />}
+      {identity && <link rel="token_endpoint" href={absoluteUrl(site.publicUrl, '/indieauth/token')} />}
       {feedLinks(site, meta.feed).map((feed) => (
         <link key={feed.href} rel="alternate" type={feed.type} title={feed.title} href={feed.href} {...(feed.ofPage ? { [PAGE_FEED_ATTRIBUTE]: '' } : {})} />
       ))}

@@ -36,6 +36,7 @@ import * as excerptsWithoutImageText from './migrations/2026-12-08-03-excerpts-w
 import * as sitePages from './migrations/2026-12-08-14-site-pages.js';
 import * as blogSlugs from './migrations/2026-12-08-15-blog-slugs.js';
 import * as integrations from './migrations/2026-12-08-20-integrations.js';
+import * as indieauth from './migrations/2026-12-08-25-indieauth.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so the built server and the tests
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-08-14-site-pages': sitePages,
   '2026-12-08-15-blog-slugs': blogSlugs,
   '2026-12-08-20-integrations': integrations,
+  '2026-12-08-25-indieauth': indieauth,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

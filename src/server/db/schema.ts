@@ -547,6 +547,35 @@ export interface InvitationsTable {
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** An authorization code an author granted an app (IndieAuth, migration 2026-12-08-25): ten minutes, used once, kept as its SHA-256. */
+export interface IndieAuthCodeTable {
+  code_hash: string;
+  user_id: string;
+  client_id: string;
+  client_name: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scope: string;
+  me: string;
+  expires_at: ColumnType<Date, Date | string, never>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** An app's access token (IndieAuth): found by its selector, its secret kept as a SHA-256 compared in constant time. */
+export interface IndieAuthTokenTable {
+  id: Generated<string>;
+  selector: string;
+  secret_hash: string;
+  user_id: string;
+  client_id: string;
+  client_name: string;
+  /** Space-separated scopes. */
+  scope: string;
+  me: string;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface Database {
   user: UserTable;
   webhooks: WebhookTable;
@@ -600,6 +629,8 @@ export interface Database {
   analytics_daily_sources: AnalyticsDailySourceTable;
   analytics_monthly_sources: AnalyticsMonthlySourceTable;
   analytics_daily_readers: AnalyticsDailyReadersTable;
+  indieauth_codes: IndieAuthCodeTable;
+  indieauth_tokens: IndieAuthTokenTable;
 }
 
 /** Every address a blog has had: the current one (the blog's `slug`), and old ones that answer 301 to it (migration 2026-12-08-15). */

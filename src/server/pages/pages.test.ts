@@ -64,6 +64,15 @@ describe('server-rendered pages', () => {
   }, 120_000);
   afterAll(() => t.close());
 
+  it('links IndieAuth’s metadata from the home page and an author’s page, not from others; serves the consent screen (issue 60)', async () => {
+    const link = (html: string) => DomUtils.findOne((e) => e.name === 'link' && e.attribs.rel === 'indieauth-metadata', parseDocument(html).children)?.attribs.href;
+    for (const url of ['/', `/author?id=${author.id}`]) expect(link((await get(url)).body), url).toBe(`${TEST_PUBLIC_URL}/.well-known/oauth-authorization-server`);
+    expect(link((await get('/tags')).body)).toBeUndefined();
+    const consent = await get('/indieauth/authorize?response_type=code');
+    expect(consent.statusCode).toBe(200);
+    expect(parsePage(consent.body).title).toContain('Allow an app?');
+  });
+
   it('renders the home page with its five cards, its own head and the query cache', async () => {
     const response = await get('/');
     expect(response.statusCode).toBe(200);

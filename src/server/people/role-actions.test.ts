@@ -160,6 +160,9 @@ describe('what each role may do, checked by the server on every request', () => 
     'POST /api/blog-images',
     // The invitation's token decides, not the role.
     'POST /api/invitations/accept',
+    // IndieAuth (issue 60): any account may let an app sign in as itself, and revoke it; a token acts within its author's role.
+    'POST /api/indieauth/authorization',
+    'DELETE /api/account/apps/{id}',
   ];
   /** Open to anyone, signed in or not: a token in a mail or nothing at all decides. */
   const PUBLIC = [
@@ -171,6 +174,11 @@ describe('what each role may do, checked by the server on every request', () => 
     'POST /api/subscriptions/confirm',
     'POST /api/subscriptions/unsubscribe',
     'POST /subscription/unsubscribe',
+    // IndieAuth's protocol (issue 60): the code, its PKCE verifier or the token decides.
+    'POST /indieauth/authorize',
+    'POST /indieauth/token',
+    'POST /indieauth/revoke',
+    'POST /indieauth/introspect',
   ];
 
   describe.each(table)('$action', ({ allowed, run }) => {

@@ -15,6 +15,7 @@ import { PasskeySettings } from '../features/auth/components/passkey-settings';
 import { TwoFactorSettings } from '../features/auth/components/two-factor-settings';
 import { CommentEmailSetting } from '../features/comments/components/comment-email-setting';
 import { SubscriptionList } from '../features/subscriptions/components/subscription-list';
+import { ConnectedApps } from '../features/indieauth/components/connected-apps';
 import { LoadingPage } from '../components/loading-page';
 import { errorMessage } from '../lib/api-client';
 import { useSession } from '../lib/session';
@@ -81,6 +82,10 @@ function Settings({ user }: { user: SignedInUser }) {
       <SettingsCard heading="Sessions">
         <p className="mb-3">Where your account is signed in. Sign out a browser you do not recognise, then change your password.</p>
         <SessionList userId={user.id} />
+      </SettingsCard>
+      <SettingsCard heading="Apps">
+        <p className="mb-3">Apps you allowed to sign in as you or to post for you (IndieAuth, Micropub). Revoke one you no longer use.</p>
+        <ConnectedApps userId={user.id} />
       </SettingsCard>
       <SettingsCard heading="Your data">
         <p className="mb-3">A .zip of your blogs as Markdown files with front matter, your images, comments and votes.</p>
