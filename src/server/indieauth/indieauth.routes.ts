@@ -63,9 +63,10 @@ export async function grantOf(deps: Pick<IndieAuthRouteDeps, 'db' | 'wrongTokens
 const formBody = z.record(z.string(), z.unknown()).optional();
 const fields = (body: unknown): Record<string, string | undefined> =>
   Object.fromEntries(Object.entries((body ?? {}) as Record<string, unknown>).map(([key, value]) => [key, typeof value === 'string' ? value : undefined]));
+/** OAuth's error shape, with the site's `message` beside it (every error of the API carries one). */
 const oauthError = (reply: FastifyReply, error: unknown) => {
   if (!(error instanceof OAuthError)) throw error;
-  return reply.code(error.status).header('cache-control', 'no-store').send({ error: error.error, error_description: error.description });
+  return reply.code(error.status).header('cache-control', 'no-store').send({ error: error.error, error_description: error.description, message: error.description });
 };
 
 /**
@@ -117,7 +118,7 @@ export const indieAuthProtocolRoutes: FastifyPluginAsyncZod<IndieAuthRouteDeps> 
       const bearer = bearerToken(request);
       const caller = bearer ? await grantOf(deps, request, bearer) : null;
       if (!caller) {
-        return reply.code(401).header('www-authenticate', 'Bearer').header('cache-control', 'no-store').send({ error: 'unauthorized', error_description: 'A valid Bearer token is required.' });
+        return reply.code(401).header('www-authenticate', 'Bearer').header('cache-control', 'no-store').send({ error: 'unauthorized', error_description: 'A valid Bearer token is required.', message: 'A valid Bearer token is required.' });
       }
       const token = fields(request.body).token;
       if (!token) return oauthError(reply, new OAuthError('invalid_request', 'token is required.'));
