@@ -84,7 +84,7 @@ function Settings({ user }: { user: SignedInUser }) {
         <SessionList userId={user.id} />
       </SettingsCard>
       <SettingsCard heading="Apps">
-        <p className="mb-3">Apps you allowed to sign in as you or to post for you (IndieAuth, Micropub). Revoke one you no longer use.</p>
+        <p className="mb-3">Apps you allowed to sign in as you, and what each may do. Revoke one you no longer use.</p>
         <ConnectedApps userId={user.id} />
       </SettingsCard>
       <SettingsCard heading="Your data">

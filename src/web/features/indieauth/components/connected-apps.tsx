@@ -15,7 +15,7 @@ function AppItem({ app, userId }: { app: ConnectedApp; userId: string }) {
   );
 }
 
-/** Settings: the apps (IndieAuth, Micropub) that hold a token for the account, each revocable. */
+/** Settings: the apps (IndieAuth) that hold a token for the account, each revocable. */
 export function ConnectedApps({ userId }: { userId: string }) {
   const apps = useConnectedApps(userId);
   return (
