@@ -19,6 +19,9 @@ export interface IntegrationsDeps {
   publicUrl: string;
 }
 
+/** Content API answers are kept by the response cache under this tag (among others); a change to an integration's keys drops them all. */
+export const GHOST_CONTENT_TAG = 'ghost-content';
+
 type Actor = { id: string; email: string };
 type IntegrationRow = Selectable<IntegrationTable>;
 
