@@ -81,10 +81,10 @@ function IntegrationItem({ integration, onCreated }: { integration: Integration;
       <div className="d-flex flex-wrap justify-content-between gap-2">
         <h4 className="h6 mb-2">{integration.name}</h4>
         <div className="d-flex gap-2 align-items-start">
-          <Button size="sm" variant="outline-primary" disabled={regenerate.isPending} onClick={() => void confirmRegenerate()}>
+          <Button size="sm" variant="outline-primary" disabled={regenerate.isPending} onClick={() => void confirmRegenerate()} aria-label={`Regenerate keys of ${integration.name}`}>
             Regenerate keys
           </Button>
-          <Button size="sm" variant="outline-danger" disabled={remove.isPending} onClick={() => void confirmDelete()}>
+          <Button size="sm" variant="outline-danger" disabled={remove.isPending} onClick={() => void confirmDelete()} aria-label={`Delete ${integration.name}`}>
             Delete
           </Button>
         </div>
