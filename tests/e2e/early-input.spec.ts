@@ -226,4 +226,23 @@ test.describe('a form filled as the page loads sends what was filled', () => {
       await following.page.close();
     });
   }
+
+  test('a selection made in a filled field before the app hydrates is still there after it, so what is typed replaces the text', async ({ context }) => {
+    const { email } = await signUpVerified(context);
+    const blogId = await createBlog(context.request, `Selected ${unique()}`);
+    const { page, release } = await openEarly(context, `/viewBlog?id=${blogId}`, 'app held back');
+    const field = page.getByRole('region', { name: 'Get new blogs by e-mail' }).getByLabel('Email address');
+    await expect(field).toHaveValue(email);
+    // The reader selects their own address, about to paste another over it; the app hydrates meanwhile.
+    await field.selectText();
+    await release();
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    const address = uniqueEmail('pasted');
+    await page.keyboard.insertText(address);
+    await expect(field).toHaveValue(address);
+    const subscribed = nextPost(page, '/api/subscriptions');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    expect((await subscribed).postDataJSON()).toMatchObject({ email: address });
+    await page.close();
+  });
 });
