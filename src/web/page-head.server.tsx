@@ -29,6 +29,7 @@ export function PageHead({ meta, site }: { meta: PageMeta; site: SiteInfo }) {
       {identity && <link rel="indieauth-metadata" href={absoluteUrl(site.publicUrl, '/.well-known/oauth-authorization-server')} />}
       {identity && <link rel="authorization_endpoint" href={absoluteUrl(site.publicUrl, '/indieauth/authorize')} />}
       {identity && <link rel="token_endpoint" href={absoluteUrl(site.publicUrl, '/indieauth/token')} />}
+      <link rel="micropub" href={absoluteUrl(site.publicUrl, '/micropub')} />
       {feedLinks(site, meta.feed).map((feed) => (
         <link key={feed.href} rel="alternate" type={feed.type} title={feed.title} href={feed.href} {...(feed.ofPage ? { [PAGE_FEED_ATTRIBUTE]: '' } : {})} />
       ))}

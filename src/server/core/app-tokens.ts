@@ -1,7 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Role } from '../../shared/role-schema.js';
+import { tooManyRequests } from '../errors.js';
+import type { RateLimiter } from '../rate-limit/rate-limit.js';
 
 /**
  * The access tokens apps hold for an author (IndieAuth, issue 60), shared by the feature that
@@ -78,4 +81,58 @@ export async function touchAppToken(db: Kysely<Database>, tokenId: string, now =
     .where('id', '=', tokenId)
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(now.getTime() - 60_000))]))
     .execute();
+}
+
+/** Wrong codes and tokens, counted per client address like sign-in's attempts: ten in 15 minutes. */
+export const WRONG_TOKEN_LIMIT = { max: 10, windowSeconds: 15 * 60 };
+const WRONG_TOKEN_MESSAGE = 'Too many wrong tokens or codes from this address. Please wait 15 minutes and try again.';
+
+/**
+ * Counts wrong tokens per address in the shared counters; an address over the limit is refused
+ * before its next token is even looked at (so a right guess is no different from a wrong one).
+ */
+export function wrongTokenLimit(limiter: Pick<RateLimiter, 'enforce'>) {
+  const blockedUntil = new Map<string, number>();
+  return {
+    assertNotBlocked(address: string) {
+      const until = blockedUntil.get(address);
+      if (until === undefined) return;
+      if (until > Date.now()) throw tooManyRequests(WRONG_TOKEN_MESSAGE, Math.ceil((until - Date.now()) / 1000));
+      blockedUntil.delete(address);
+    },
+    async wrong(address: string) {
+      try {
+        await limiter.enforce(`indieauth-wrong:${address}`, WRONG_TOKEN_LIMIT, WRONG_TOKEN_MESSAGE);
+      } catch (refusal) {
+        if (blockedUntil.size > 10_000) blockedUntil.clear();
+        blockedUntil.set(address, Date.now() + WRONG_TOKEN_LIMIT.windowSeconds * 1000);
+        throw refusal;
+      }
+    },
+  };
+}
+export type WrongTokens = ReturnType<typeof wrongTokenLimit>;
+
+/** The request's Bearer token: the `Authorization` header, or an `access_token` field of a form body. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) return /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '';
+  const body = request.body as Record<string, unknown> | undefined;
+  return typeof body?.access_token === 'string' ? body.access_token : undefined;
+}
+
+/** A token's grant, counting a wrong one against the address. */
+export async function grantOf(deps: { db: Kysely<Database>; wrongTokens: WrongTokens }, request: FastifyRequest, token: string): Promise<AppTokenGrant | null> {
+  deps.wrongTokens.assertNotBlocked(request.ip);
+  const grant = await findAppToken(deps.db, token);
+  if (!grant) await deps.wrongTokens.wrong(request.ip);
+  return grant;
+}
+
+/** One gate per limiter (per app), shared by every feature that accepts tokens. */
+const gates = new WeakMap<object, WrongTokens>();
+export function wrongTokensOf(limiter: Pick<RateLimiter, 'enforce'>): WrongTokens {
+  let gate = gates.get(limiter);
+  if (!gate) gates.set(limiter, (gate = wrongTokenLimit(limiter)));
+  return gate;
 }

@@ -2,7 +2,8 @@ import type { AppDeps } from '../app-deps.js';
 import { routes } from '../core/visitor-contexts.js';
 import { defineFeature } from '../feature.js';
 import { outgoingRequestGuard } from '../http/public-address.js';
-import { indieAuthAccountRoutes, indieAuthProtocolRoutes, wrongTokenLimit, type IndieAuthRouteDeps } from './indieauth.routes.js';
+import { wrongTokensOf } from '../core/app-tokens.js';
+import { indieAuthAccountRoutes, indieAuthProtocolRoutes, type IndieAuthRouteDeps } from './indieauth.routes.js';
 import { CLIENT_PAGE_LIMITS } from './client-info.js';
 import { createIndieAuth } from './indieauth.service.js';
 
@@ -13,7 +14,7 @@ function indieAuthOf(deps: AppDeps, now: () => Date): IndieAuthRouteDeps {
   if (!built) {
     // An app's page is fetched only from a public address (http/public-address.ts), briefly and capped.
     const guard = outgoingRequestGuard({ allowPrivateAddress: false, limits: CLIENT_PAGE_LIMITS });
-    built = { ...deps, indieAuth: createIndieAuth({ db: deps.db, publicUrl: deps.config.publicUrl, guard, now }), wrongTokens: wrongTokenLimit(deps.limiter) };
+    built = { ...deps, indieAuth: createIndieAuth({ db: deps.db, publicUrl: deps.config.publicUrl, guard, now }), wrongTokens: wrongTokensOf(deps.limiter) };
     made.set(deps, built);
   }
   return built;

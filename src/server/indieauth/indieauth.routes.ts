@@ -1,63 +1,17 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../shared/api-error.js';
 import type { AppDeps } from '../app-deps.js';
-import { findAppToken, type AppTokenGrant } from '../core/app-tokens.js';
+import { bearerToken, grantOf, type WrongTokens } from '../core/app-tokens.js';
 import { neverCached } from '../cache/route-caching.js';
-import { badRequest, notFound, tooManyRequests } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { idParams, parseId } from '../http/ids.js';
 import { metadata, OAuthError, type IndieAuth } from './indieauth.service.js';
 
 export interface IndieAuthRouteDeps extends AppDeps {
   indieAuth: IndieAuth;
   wrongTokens: WrongTokens;
-}
-
-/** Wrong codes and tokens, counted per client address like sign-in's attempts: ten in 15 minutes. */
-export const WRONG_TOKEN_LIMIT = { max: 10, windowSeconds: 15 * 60 };
-const WRONG_TOKEN_MESSAGE = 'Too many wrong tokens or codes from this address. Please wait 15 minutes and try again.';
-
-/**
- * Counts wrong tokens per address in the shared counters; an address over the limit is refused
- * before its next token is even looked at (so a right guess is no different from a wrong one).
- */
-export function wrongTokenLimit(limiter: AppDeps['limiter']) {
-  const blockedUntil = new Map<string, number>();
-  return {
-    assertNotBlocked(address: string) {
-      const until = blockedUntil.get(address);
-      if (until === undefined) return;
-      if (until > Date.now()) throw tooManyRequests(WRONG_TOKEN_MESSAGE, Math.ceil((until - Date.now()) / 1000));
-      blockedUntil.delete(address);
-    },
-    async wrong(address: string) {
-      try {
-        await limiter.enforce(`indieauth-wrong:${address}`, WRONG_TOKEN_LIMIT, WRONG_TOKEN_MESSAGE);
-      } catch (refusal) {
-        if (blockedUntil.size > 10_000) blockedUntil.clear();
-        blockedUntil.set(address, Date.now() + WRONG_TOKEN_LIMIT.windowSeconds * 1000);
-        throw refusal;
-      }
-    },
-  };
-}
-export type WrongTokens = ReturnType<typeof wrongTokenLimit>;
-
-/** The request's Bearer token: the `Authorization` header, or an `access_token` field of a form body. */
-export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header) return /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '';
-  const body = request.body as Record<string, unknown> | undefined;
-  return typeof body?.access_token === 'string' ? body.access_token : undefined;
-}
-
-/** A token's grant, counting a wrong one against the address. */
-export async function grantOf(deps: Pick<IndieAuthRouteDeps, 'db' | 'wrongTokens'>, request: FastifyRequest, token: string): Promise<AppTokenGrant | null> {
-  deps.wrongTokens.assertNotBlocked(request.ip);
-  const grant = await findAppToken(deps.db, token);
-  if (!grant) await deps.wrongTokens.wrong(request.ip);
-  return grant;
 }
 
 const formBody = z.record(z.string(), z.unknown()).optional();

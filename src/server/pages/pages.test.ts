@@ -64,10 +64,12 @@ describe('server-rendered pages', () => {
   }, 120_000);
   afterAll(() => t.close());
 
-  it('links IndieAuth’s metadata from the home page and an author’s page, not from others; serves the consent screen (issue 60)', async () => {
+  it('links IndieAuth’s metadata from the home page and an author’s page, not from others, and Micropub from every page; serves the consent screen (issue 60)', async () => {
     const link = (html: string) => DomUtils.findOne((e) => e.name === 'link' && e.attribs.rel === 'indieauth-metadata', parseDocument(html).children)?.attribs.href;
     for (const url of ['/', `/author?id=${author.id}`]) expect(link((await get(url)).body), url).toBe(`${TEST_PUBLIC_URL}/.well-known/oauth-authorization-server`);
     expect(link((await get('/tags')).body)).toBeUndefined();
+    // Micropub's endpoint is linked from every page.
+    expect(DomUtils.findOne((e) => e.name === 'link' && e.attribs.rel === 'micropub', parseDocument((await get('/tags')).body).children)?.attribs.href).toBe(`${TEST_PUBLIC_URL}/micropub`);
     const consent = await get('/indieauth/authorize?response_type=code');
     expect(consent.statusCode).toBe(200);
     expect(parsePage(consent.body).title).toContain('Allow an app?');

@@ -179,6 +179,9 @@ describe('what each role may do, checked by the server on every request', () => 
     'POST /indieauth/token',
     'POST /indieauth/revoke',
     'POST /indieauth/introspect',
+    // Micropub (issue 60): an app's token decides, within its scopes and its author's role (blogs/micropub.test.ts).
+    'POST /micropub',
+    'POST /micropub/media',
   ];
 
   describe.each(table)('$action', ({ allowed, run }) => {
