@@ -68,6 +68,9 @@ describe('server-rendered pages', () => {
     const link = (html: string) => DomUtils.findOne((e) => e.name === 'link' && e.attribs.rel === 'indieauth-metadata', parseDocument(html).children)?.attribs.href;
     for (const url of ['/', `/author?id=${author.id}`]) expect(link((await get(url)).body), url).toBe(`${TEST_PUBLIC_URL}/.well-known/oauth-authorization-server`);
     expect(link((await get('/tags')).body)).toBeUndefined();
+    // The home page names Micropub's endpoint in a Link header too, asked twice (the second may be the response cache's answer).
+    for (let n = 0; n < 2; n++) expect((await get('/')).headers.link).toContain(`<${TEST_PUBLIC_URL}/micropub>; rel="micropub"`);
+    expect((await get('/tags')).headers.link).toBeUndefined();
     // Micropub's endpoint is linked from every page.
     expect(DomUtils.findOne((e) => e.name === 'link' && e.attribs.rel === 'micropub', parseDocument((await get('/tags')).body).children)?.attribs.href).toBe(`${TEST_PUBLIC_URL}/micropub`);
     const consent = await get('/indieauth/authorize?response_type=code');
