@@ -39,10 +39,29 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...e2eServerEnv(port, dataDir), ...env },
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await expect
-    .poll(async () => (await fetch(`${baseURL}/api/health`).catch(() => undefined))?.status, { timeout: 60_000, message: 'the spec’s own server is up' })
-    .toBe(200);
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exitCode = code;
+      resolve();
+    }),
+  );
+  try {
+    // A server that exits ends the wait at once; a start on a machine loaded past its cores (CI
+    // beside the Vitest lane) takes up to a minute and more, within the hook's 120 s.
+    await expect
+      .poll(async () => (exitCode !== undefined ? `exited with ${exitCode}` : (await fetch(`${baseURL}/api/health`).catch(() => undefined))?.status), {
+        timeout: 100_000,
+        message: 'the spec’s own server is up',
+      })
+      .toBe(200);
+  } catch (error) {
+    // Never left starting behind the failed spec, taking the machine from the next ones.
+    child.kill('SIGKILL');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     baseURL,
     async waitForMail(to, subject) {
