@@ -39,7 +39,8 @@ describe('the test apps\' PGlite pool', () => {
     await second.giveBack();
   });
 
-  it('keeps no database whose schema a test changed, closed, or left in a transaction', async () => {
+  // Four databases loaded from the template, one after another: about 20 s on a busy CI machine, 70 s once.
+  it('keeps no database whose schema a test changed, closed, or left in a transaction', { timeout: 120_000 }, async () => {
     const altered = await takePGlite();
     await altered.pglite.exec('alter table queued_jobs add column extra text');
     await altered.giveBack();
