@@ -64,6 +64,7 @@ import { contactFeature } from './contact/contact.feature.js';
 import { federationFeature } from './federation/federation.feature.js';
 import { feedsFeature } from './feeds/feeds.feature.js';
 import { ghostApiFeature } from './ghost-api/ghost-api.feature.js';
+import { blogWritingForApps } from './blogs/app-blog-writing.js';
 import { indieauthFeature } from './indieauth/indieauth.feature.js';
 import { inlineImagesFeature } from './inline-images/inline-images.feature.js';
 import { moderationFeature } from './moderation/moderation.feature.js';
@@ -316,6 +317,8 @@ export async function buildApp(options: BuildAppOptions) {
     // Suspending from /admin is moderation's own action (its events, its log), with the audit entry in its transaction.
     suspendAccount: ((moderator, input, alsoInTransaction) =>
       performAction({ db: deps.db, config }, moderator, { action: input.suspend ? 'suspend' : 'unsuspend', userId: input.userId, reason: input.reason }, alsoInTransaction)) satisfies SuspendAccount,
+    // Apps that write blogs (Ghost's Admin API) do it through the blogs feature's own services.
+    blogWriting: blogWritingForApps(deps),
   };
   const declared: readonly FeatureRoute[] = FEATURES.flatMap((feature) => feature.routes?.(host) ?? []);
   for (const [name, context] of Object.entries(VISITOR_CONTEXTS) as [ContextName, (typeof VISITOR_CONTEXTS)[ContextName]][]) {

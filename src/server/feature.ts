@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import type { BlogEvents } from './core/blog-events.js';
+import type { BlogWriting } from './core/blog-writing.js';
 import type { SuspendAccount } from './core/suspend-account.js';
 import type { FeatureRoutes, VisitorContext } from './core/visitor-contexts.js';
 import type { JobRunner } from './jobs/job-runner.js';
@@ -64,6 +65,8 @@ export interface FeatureHost<Deps extends AppDeps = AppDeps> {
   now: () => Date;
   /** Suspending from /admin: moderation's own action, composed by `app.ts` for the people feature. */
   suspendAccount: SuspendAccount;
+  /** Writing blogs for apps acting with an administrator's rights (Ghost's Admin API): the blogs feature's services, composed by `app.ts`. */
+  blogWriting: BlogWriting;
 }
 
 /**

@@ -5,17 +5,10 @@ import type { AppError} from '../errors.js';
 import { badRequest, unsupportedMediaType } from '../errors.js';
 import { rejectNul } from '../http/bad-characters.js';
 import { oneFileFormLimits, toMultipartError, type MultipartMessages } from '../http/multipart-errors.js';
+import type { BlogForm } from '../core/blog-writing.js';
 import { imageTooLarge, MAX_UPLOAD_BYTES } from '../images/image-processing.js';
 
-export interface UploadedFile {
-  filename: string;
-  data: Buffer;
-}
-
-export interface BlogForm {
-  fields: { title?: string; blog?: string; status?: string; tags?: string; publishAt?: string };
-  image?: UploadedFile;
-}
+export type { BlogForm, UploadedFile } from '../core/blog-writing.js';
 
 const TEXT_FIELDS = ['title', 'blog', 'status', 'tags', 'publishAt'] as const;
 /** The Tags field's text at most: room for every tag at its longest, with separators and blanks around them. */

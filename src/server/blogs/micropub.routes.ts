@@ -1,7 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import TurndownService from 'turndown';
 import { z } from 'zod';
 import { blogTag, LISTS_TAG } from '../../shared/cache-tags.js';
 import type { Blog } from '../../shared/blog-schema.js';
@@ -14,6 +13,7 @@ import { AppError } from '../errors.js';
 import { oneFileFormLimits } from '../http/multipart-errors.js';
 import { outgoingRequestGuard } from '../http/public-address.js';
 import { imageTooLarge, MAX_UPLOAD_BYTES } from '../images/image-processing.js';
+import { htmlToMarkdown } from '../markdown/html-to-markdown.js';
 import { clientKey } from '../rate-limit/rate-limit.js';
 import type { BlogForm, UploadedFile } from './blog-form.js';
 import { blogWriterOf, deleteWriterOf, mailReviewers } from './blog-review.js';
@@ -108,12 +108,9 @@ async function readRequest(request: FastifyRequest): Promise<MicropubRequest> {
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : value && typeof value === 'object' && typeof (value as { value?: unknown }).value === 'string' ? (value as { value: string }).value : undefined);
-/** `content: [{ html }]` becomes the blog's Markdown (scripts and styles dropped); the renderer sanitises it again on saving, as every blog. */
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
-turndown.remove(['script', 'style', 'noscript']);
-/** `content` as text (the blog's Markdown), or `{ html }`. */
+/** `content` as text (the blog's Markdown), or `{ html }` as Markdown (scripts and styles dropped; the renderer sanitises it again on saving, as every blog). */
 const contentOf = (value: unknown): string | undefined =>
-  value && typeof value === 'object' && typeof (value as { html?: unknown }).html === 'string' ? turndown.turndown((value as { html: string }).html).trim() : text(value);
+  value && typeof value === 'object' && typeof (value as { html?: unknown }).html === 'string' ? htmlToMarkdown((value as { html: string }).html) : text(value);
 const tagsOf = (values: unknown[] | undefined) => (values ?? []).map(text).filter((tag): tag is string => Boolean(tag));
 /** A note has no name: its title is its first words. */
 function titleFrom(body: string): string {

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LISTS_TAG, SITE_TAG, STATIC_TAG } from '../../shared/cache-tags.js';
 import { cachedAs, neverCached } from '../cache/route-caching.js';
-import { AppError } from '../errors.js';
 import type { RateLimiter } from '../rate-limit/rate-limit.js';
 import { clientKey, PUBLIC_READ_LIMIT } from '../rate-limit/rate-limit.js';
 import {
@@ -20,6 +19,7 @@ import {
   type BrowseOptions,
   type ContentApiDeps,
 } from './content-api.service.js';
+import { ghostErrorHandler } from './ghost-errors.js';
 import { GHOST_CONTENT_TAG, integrationByContentKey, type IntegrationsDeps } from './integrations.service.js';
 
 const CONTENT_TAGS = [LISTS_TAG, STATIC_TAG, SITE_TAG, GHOST_CONTENT_TAG] as const;
@@ -39,8 +39,6 @@ const query = z.object({
   formats: z.string().optional(),
 });
 
-const ghostErrorBody = (message: string, type: string) => ({ errors: [{ message, context: null, type }] });
-
 /** The headers Ghost's Content API answers browsers with: any origin may read it. */
 export function contentApiCors(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   if (request.url.startsWith(CONTENT_API_PREFIX)) {
@@ -54,17 +52,7 @@ export function contentApiCors(request: FastifyRequest, reply: FastifyReply, don
  * integration's Content API key (`?key=`); answers and errors in Ghost's shapes.
  */
 export const contentApiRoutes: FastifyPluginAsyncZod<{ content: ContentApiDeps; integrations: IntegrationsDeps; limiter: Pick<RateLimiter, 'enforce'> }> = async (app, deps) => {
-  app.setErrorHandler(async (error, request, reply) => {
-    if (error instanceof GhostError) return reply.status(error.status).send(ghostErrorBody(error.message, error.type));
-    if (error instanceof AppError && error.statusCode === 429) {
-      if (error.retryAfterSeconds) void reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.status(429).send(ghostErrorBody(error.message, 'TooManyRequestsError'));
-    }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) return reply.status(status).send(ghostErrorBody((error as Error).message, 'BadRequestError'));
-    request.log.error({ err: error }, 'Content API');
-    return reply.status(500).send(ghostErrorBody('Internal server error, cannot list posts.', 'InternalServerError'));
-  });
+  app.setErrorHandler(ghostErrorHandler('Content API', { status: 400, type: 'BadRequestError' }));
 
   app.addHook('preHandler', async (request) => {
     if (request.method === 'OPTIONS') return;

@@ -94,30 +94,35 @@ function orderOf(order: string | undefined): { column: (typeof ORDER_COLUMNS)[ke
   });
 }
 
-function postsQuery(deps: ContentApiDeps) {
-  return deps.db
-    .selectFrom('blogs')
-    .innerJoin('user', 'user.id', 'blogs.user_id')
-    .where(blogVisibleTo(null))
-    .select([
-      'blogs.id',
-      'blogs.slug',
-      'blogs.title',
-      'blogs.html',
-      'blogs.excerpt',
-      'blogs.reading_minutes',
-      'blogs.image_key',
-      'blogs.created_at',
-      'blogs.updated_at',
-      'blogs.tags',
-      'user.id as author_id',
-      'user.handle as author_handle',
-      'user.display_name as author_display_name',
-      'user.bio as author_bio',
-      'user.image as author_image',
-    ]);
+/**
+ * Which posts an API shows and how: the Content API's public ones, or the Admin API's every one,
+ * with its status (`admin-api.service.ts`).
+ */
+export type PostsView = 'content' | 'admin';
+
+function postsQuery(deps: ContentApiDeps, view: PostsView = 'content') {
+  const blogs = deps.db.selectFrom('blogs').innerJoin('user', 'user.id', 'blogs.user_id');
+  return (view === 'content' ? blogs.where(blogVisibleTo(null)) : blogs).select([
+    'blogs.status',
+    'blogs.publish_at',
+    'blogs.id',
+    'blogs.slug',
+    'blogs.title',
+    'blogs.html',
+    'blogs.excerpt',
+    'blogs.reading_minutes',
+    'blogs.image_key',
+    'blogs.created_at',
+    'blogs.updated_at',
+    'blogs.tags',
+    'user.id as author_id',
+    'user.handle as author_handle',
+    'user.display_name as author_display_name',
+    'user.bio as author_bio',
+    'user.image as author_image',
+  ]);
 }
-type PostRow = Awaited<ReturnType<ReturnType<typeof postsQuery>['executeTakeFirstOrThrow']>>;
+export type PostRow = Awaited<ReturnType<ReturnType<typeof postsQuery>['executeTakeFirstOrThrow']>>;
 
 interface AuthorColumns {
   id: string;
@@ -170,7 +175,7 @@ function toTag(deps: ContentApiDeps, tag: string, count?: number) {
   };
 }
 
-function toPost(deps: ContentApiDeps, row: PostRow, include: string[]) {
+export function toPost(deps: ContentApiDeps, row: PostRow, include: string[]) {
   const author = toAuthor(deps, { id: row.author_id, handle: row.author_handle, display_name: row.author_display_name, bio: row.author_bio, image: row.author_image });
   const tags = row.tags.map((tag) => toTag(deps, tag));
   return {
@@ -213,16 +218,21 @@ function toPost(deps: ContentApiDeps, row: PostRow, include: string[]) {
   };
 }
 
-export async function browsePosts(deps: ContentApiDeps, options: BrowseOptions) {
+/** A post as `view` answers it: the Admin API's adds its status (`admin-api.service.ts`). */
+type PostShape = (deps: ContentApiDeps, row: PostRow, include: string[]) => Record<string, unknown>;
+
+export async function browsePosts(deps: ContentApiDeps, options: BrowseOptions, view: PostsView = 'content', shape: PostShape = toPost) {
   const { page, limit, take } = paging(options);
   const order = orderOf(options.order);
-  let query = postsQuery(deps);
-  let counted = deps.db.selectFrom('blogs').innerJoin('user', 'user.id', 'blogs.user_id').where(blogVisibleTo(null));
+  let query = postsQuery(deps, view);
+  const joined = deps.db.selectFrom('blogs').innerJoin('user', 'user.id', 'blogs.user_id');
+  let counted = view === 'content' ? joined.where(blogVisibleTo(null)) : joined;
   if (options.filter) {
     const filter = options.filter;
+    const withStatus = view === 'admin';
     try {
-      query = query.where((eb) => postsFilter(eb, filter));
-      counted = counted.where((eb) => postsFilter(eb, filter));
+      query = query.where((eb) => postsFilter(eb, filter, { withStatus }));
+      counted = counted.where((eb) => postsFilter(eb, filter, { withStatus }));
     } catch (error) {
       if (error instanceof FilterError) throw new GhostError(400, 'BadRequestError', error.message);
       throw error;
@@ -236,17 +246,17 @@ export async function browsePosts(deps: ContentApiDeps, options: BrowseOptions) 
   ]);
   const include = listOf(options.include);
   const fields = listOf(options.fields);
-  return { posts: rows.map((row) => pick(toPost(deps, row, include), fields)), meta: { pagination: pagination(page, limit, take, Number(total.n)) } };
+  return { posts: rows.map((row) => pick(shape(deps, row, include), fields)), meta: { pagination: pagination(page, limit, take, Number(total.n)) } };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function readPost(deps: ContentApiDeps, by: { id?: string; slug?: string }, options: BrowseOptions) {
+export async function readPost(deps: ContentApiDeps, by: { id?: string; slug?: string }, options: BrowseOptions, view: PostsView = 'content', shape: PostShape = toPost) {
   if (by.id !== undefined && !UUID.test(by.id)) throw ghostNotFound('post');
-  const query = postsQuery(deps);
+  const query = postsQuery(deps, view);
   const row = await (by.id !== undefined ? query.where('blogs.id', '=', by.id) : query.where('blogs.slug', '=', by.slug ?? '')).executeTakeFirst();
   if (!row) throw ghostNotFound('post');
-  return { posts: [pick(toPost(deps, row, listOf(options.include)), listOf(options.fields))] };
+  return { posts: [pick(shape(deps, row, listOf(options.include)), listOf(options.fields))] };
 }
 
 function toPage(deps: ContentApiDeps, row: { slug: string; title: string; html: string; created_at: Date; updated_at: Date }) {

@@ -34,7 +34,7 @@ function splitOutside(text: string, separator: string): string[] {
 
 const unquote = (value: string) => (value.startsWith("'") && value.endsWith("'") && value.length >= 2 ? value.slice(1, -1) : value);
 
-function clause(eb: Eb, text: string): Expression<SqlBool> {
+function clause(eb: Eb, text: string, withStatus: boolean): Expression<SqlBool> {
   const match = /^([a-z_.]+):(-?)(.+)$/.exec(text);
   if (!match) throw new FilterError(`Error parsing filter: "${text}"`);
   const [, key, not, raw] = match as unknown as [string, string, string, string];
@@ -65,19 +65,29 @@ function clause(eb: Eb, text: string): Expression<SqlBool> {
     case 'id':
       condition = anyOf((value) => sql<SqlBool>`blogs.id::text = ${value}`);
       break;
+    case 'status':
+      // The Admin API's own key (its posts include drafts): a scheduled post is a draft with a time to publish.
+      if (!withStatus) throw new FilterError('The filter\'s "status" is the Admin API\'s: the Content API shows published posts only.');
+      condition = anyOf((value) => {
+        if (value === 'scheduled') return eb('blogs.publish_at', 'is not', null);
+        if (value === 'draft') return eb.and([eb('blogs.status', '=', 'draft'), eb('blogs.publish_at', 'is', null)]);
+        if (value === 'published') return eb('blogs.status', '=', 'published');
+        throw new FilterError(`The status "${value}" is not one this site knows (draft, scheduled, published).`);
+      });
+      break;
     case 'featured':
       // Nothing here is featured.
       condition = anyOf((value) => sql<SqlBool>`${sql.lit(value !== 'true')}`);
       break;
     default:
-      throw new FilterError(`The filter's "${key}" is not one this site knows (tag, author, primary_tag, primary_author, slug, id, featured).`);
+      throw new FilterError(`The filter's "${key}" is not one this site knows (tag, author, primary_tag, primary_author, slug, id, featured, and status in the Admin API).`);
   }
   return not ? eb.not(condition) : condition;
 }
 
-/** The filter as a condition on `blogs` joined with their author (`user`). */
-export function postsFilter(eb: Eb, filter: string): Expression<SqlBool> {
+/** The filter as a condition on `blogs` joined with their author (`user`); `status` too for the Admin API. */
+export function postsFilter(eb: Eb, filter: string, options: { withStatus?: boolean } = {}): Expression<SqlBool> {
   if (filter.length > 1000) throw new FilterError('The filter is too long.');
-  const alternatives = splitOutside(filter, ',').map((alternative) => eb.and(splitOutside(alternative, '+').map((part) => clause(eb, part))));
+  const alternatives = splitOutside(filter, ',').map((alternative) => eb.and(splitOutside(alternative, '+').map((part) => clause(eb, part, options.withStatus ?? false))));
   return eb.or(alternatives);
 }

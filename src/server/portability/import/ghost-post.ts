@@ -1,4 +1,4 @@
-import { htmlToMarkdown } from './html-to-markdown.js';
+import { htmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import {
   givenToFallback,
   parseDate,
@@ -12,7 +12,7 @@ import {
   type ImportedPost,
   type ReadItem,
 } from './imported-post.js';
-import { LexicalError, lexicalToHtml } from './lexical-to-html.js';
+import { LexicalError, lexicalToHtml } from '../../markdown/lexical-to-html.js';
 
 /**
  * One row of a Ghost export's `posts` as an imported post (or why not), given what the other

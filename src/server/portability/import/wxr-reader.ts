@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
-import { htmlToMarkdown } from './html-to-markdown.js';
+import { htmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import { ImportRefused, type ImportArchive } from './import-archive.js';
 import {
   givenToFallback,
