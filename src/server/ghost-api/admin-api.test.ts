@@ -131,5 +131,14 @@ describe('Ghost’s Admin API', () => {
     expect(await status(await sign({ iat: now, exp: now + 3600 }))).toEqual([401, 'UnauthorizedError']);
     expect(await status(null)).toEqual([401, 'UnauthorizedError']);
     expect(await rejection(api.users.browse())).toMatchObject({ type: 'NotFoundError' });
+
+    // Wrong tokens are limited per address, like sign-in: guessing stops, a right token from elsewhere still works.
+    const guesser = randomIp();
+    const wrong = await sign({}, 'cd'.repeat(32));
+    const guesses = [];
+    for (let guess = 0; guess < 31; guess += 1) guesses.push((await t.app.inject({ method: 'GET', url: '/ghost/api/admin/site/', headers: { authorization: `Ghost ${wrong}` }, remoteAddress: guesser })).statusCode);
+    expect(guesses.slice(0, 30).every((code) => code === 401)).toBe(true);
+    expect(guesses[30]).toBe(429);
+    expect(await status(await sign({}))).toEqual([200, undefined]);
   });
 });
