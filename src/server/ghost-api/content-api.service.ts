@@ -150,6 +150,18 @@ function toAuthor(deps: ContentApiDeps, author: AuthorColumns) {
   };
 }
 
+/** The SEO fields Ghost answers for a post, a tag or the settings: this site sets none of them, so each is null. */
+const GHOST_NO_SEO = {
+  og_image: null,
+  og_title: null,
+  og_description: null,
+  twitter_image: null,
+  twitter_title: null,
+  twitter_description: null,
+  meta_title: null,
+  meta_description: null,
+} as const;
+
 function toTag(deps: ContentApiDeps, tag: string, count?: number) {
   return {
     id: tag,
@@ -158,14 +170,7 @@ function toTag(deps: ContentApiDeps, tag: string, count?: number) {
     description: null,
     feature_image: null,
     visibility: 'public',
-    og_image: null,
-    og_title: null,
-    og_description: null,
-    twitter_image: null,
-    twitter_title: null,
-    twitter_description: null,
-    meta_title: null,
-    meta_description: null,
+    ...GHOST_NO_SEO,
     codeinjection_head: null,
     codeinjection_foot: null,
     canonical_url: null,
@@ -203,14 +208,7 @@ export function toPost(deps: ContentApiDeps, row: PostRow, include: string[]) {
     reading_time: row.reading_minutes ?? 1,
     access: true,
     comments: false,
-    og_image: null,
-    og_title: null,
-    og_description: null,
-    twitter_image: null,
-    twitter_title: null,
-    twitter_description: null,
-    meta_title: null,
-    meta_description: null,
+    ...GHOST_NO_SEO,
     email_subject: null,
     frontmatter: null,
     ...(include.includes('tags') ? { tags, primary_tag: tags[0] ?? null } : {}),
@@ -365,14 +363,7 @@ export async function readSettings(deps: ContentApiDeps) {
       codeinjection_foot: null,
       navigation: settings.navigation.map((link) => ({ label: link.label, url: link.url })),
       secondary_navigation: [],
-      meta_title: null,
-      meta_description: null,
-      og_image: null,
-      og_title: null,
-      og_description: null,
-      twitter_image: null,
-      twitter_title: null,
-      twitter_description: null,
+      ...GHOST_NO_SEO,
       members_support_address: null,
       url: `${deps.publicUrl}/`,
     },

@@ -1,4 +1,6 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { messages } from '../../shared/messages';
+import { errorMessage } from '../lib/api-client';
 
 // Most pages never open a dialog: the modal's code loads with the first one.
 const MessageDialogModal = lazy(() => import('./message-dialog-modal'));
@@ -63,4 +65,22 @@ export function useDialog(): ShowDialog {
   const showDialog = useContext(DialogContext);
   if (!showDialog) throw new Error('useDialog must be used within a DialogProvider.');
   return useMemo(() => showDialog, [showDialog]);
+}
+
+/**
+ * Runs an action of a list's row (regenerate, send a test, delete) and tells its failure in the
+ * error dialog: the answer's own message, under the spec's error title.
+ */
+export function useRunOrTell(): (work: () => Promise<unknown>) => Promise<void> {
+  const showDialog = useDialog();
+  return useCallback(
+    async (work) => {
+      try {
+        await work();
+      } catch (err) {
+        await showDialog({ title: messages.errorTitle, message: errorMessage(err) });
+      }
+    },
+    [showDialog],
+  );
 }

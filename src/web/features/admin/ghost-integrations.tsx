@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { messages } from '../../../shared/messages';
 import { newIntegrationSchema, type CreatedIntegration, type Integration } from '../../../shared/integration-schema';
 import { LoadingPage } from '../../components/loading-page';
-import { confirmIrreversible, useDialog } from '../../components/message-dialog';
+import { confirmIrreversible, useDialog, useRunOrTell } from '../../components/message-dialog';
 import { errorMessage } from '../../lib/api-client';
 import { useCreateIntegration, useDeleteIntegration, useIntegrations, useRegenerateIntegration } from './api/integrations';
 
@@ -59,13 +59,7 @@ function IntegrationItem({ integration, onCreated }: { integration: Integration;
   const regenerate = useRegenerateIntegration();
   const remove = useDeleteIntegration();
   const showDialog = useDialog();
-  const run = async (work: () => Promise<unknown>) => {
-    try {
-      await work();
-    } catch (err) {
-      await showDialog({ title: messages.errorTitle, message: errorMessage(err) });
-    }
-  };
+  const run = useRunOrTell();
   const confirmRegenerate = async () => {
     if (await showDialog(confirmIrreversible('Regenerate the keys?', `The apps using ‘${integration.name}’ stop working until they are given the new keys.`, 'Regenerate'))) {
       await run(async () => onCreated(await regenerate.mutateAsync(integration.id)));

@@ -6,7 +6,7 @@ import Table from 'react-bootstrap/Table';
 import { messages } from '../../../shared/messages';
 import { newWebhookSchema, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type Webhook, type WebhookDelivery, type WebhookEvent } from '../../../shared/webhook-schema';
 import { LoadingPage } from '../../components/loading-page';
-import { confirmIrreversible, useDialog } from '../../components/message-dialog';
+import { confirmIrreversible, useDialog, useRunOrTell } from '../../components/message-dialog';
 import { errorMessage } from '../../lib/api-client';
 import { useCreateWebhook } from './api/create-webhook';
 import { GhostIntegrations } from './ghost-integrations';
@@ -119,13 +119,7 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
   const sendTest = useSendWebhookTest();
   const remove = useDeleteWebhook();
   const showDialog = useDialog();
-  const run = async (work: () => Promise<unknown>) => {
-    try {
-      await work();
-    } catch (err) {
-      await showDialog({ title: messages.errorTitle, message: errorMessage(err) });
-    }
-  };
+  const run = useRunOrTell();
   const confirmDelete = async () => {
     if (await showDialog(confirmIrreversible('Delete this webhook?', `Nothing more will be sent to ${webhook.targetUrl}, and its deliveries are forgotten.`, 'Delete'))) {
       await run(() => remove.mutateAsync(webhook.id));
