@@ -20,6 +20,8 @@ export const VISITOR_CONTEXTS = {
   /** Signed in, enrolling a second factor: what a staff account without one still needs. */
   'signed-in, enrolling': { visitors: 'signed-in', staffSecondFactor: false },
   'signed-in': { visitors: 'signed-in', staffSecondFactor: true },
+  /** Signed in, with a role that writes blogs (readers do not): the editor's preview, its inline images, submitting and taking a cover off. */
+  'blog writing': { visitors: { signedInWith: { blog: 'draft' } }, staffSecondFactor: true },
   moderation: { visitors: { moderation: 'moderate' }, staffSecondFactor: true },
   /** Those who may edit anyone's blog: the review queue (issue 59). */
   'blog editing': { visitors: { blog: 'editAny' }, staffSecondFactor: true },

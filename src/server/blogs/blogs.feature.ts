@@ -22,7 +22,7 @@ export const blogsFeature = defineFeature({
   routes: ({ deps }) => [
     { visitors: 'anyone', plugin: routes(blogRoutes, deps) },
     { visitors: 'signed-in', plugin: routes(blogSignedInRoutes, deps) },
-    { visitors: 'signed-in', plugin: routes(blogEditorRoutes, deps) },
+    { visitors: 'blog writing', plugin: routes(blogEditorRoutes, deps) },
     { visitors: 'signed-in', plugin: routes(postsSignedInRoutes, deps) },
     { visitors: 'blog editing', plugin: routes(reviewRoutes, deps) },
     // Micropub: an app's token (IndieAuth), not a session, says who writes.

@@ -43,11 +43,12 @@ export interface PerUserLimit {
 export const limitedPerUser = (key: string, rule: RateLimitRule, message?: string): { perUserLimit: PerUserLimit } => ({ perUserLimit: { key, rule, message } });
 
 /**
- * Who may call a context's routes: anyone; any signed-in account (401 for the rest); or the accounts
+ * Who may call a context's routes: anyone; any signed-in account (401 for the rest); the accounts
  * with one permission of `core/roles.ts` (everyone else, signed out too, gets the 404 of a page
- * that does not exist).
+ * that does not exist); or signed-in accounts with a permission (`signedInWith`: 401 signed out,
+ * as the routes of a signed-in context; 404 without the permission).
  */
-export type Visitors = 'anyone' | 'signed-in' | Permission;
+export type Visitors = 'anyone' | 'signed-in' | Permission | { signedInWith: Permission };
 
 export interface VisitorContext {
   visitors: Visitors;
@@ -99,10 +100,11 @@ export function visitorContext(deps: VisitorContextDeps, context: VisitorContext
       app.addHook('onRoute', (route) => {
         if (route.config?.perUserLimit) throw new Error(`${String(route.method)} ${route.url} limits per user but anyone may call it: register it in a signed-in context`);
       });
-    } else if (visitors === 'signed-in') {
+    } else if (visitors === 'signed-in' || 'signedInWith' in visitors) {
       // After the body is parsed, as before: a malformed body is still the 400 it always was.
       app.addHook('preValidation', async (request) => {
         const { user, session } = await deps.sessions.requireSession(request);
+        if (visitors !== 'signed-in' && !may(deps.config, user, visitors.signedInWith)) throw notFound();
         request.user = user;
         request.userSession = session;
       });

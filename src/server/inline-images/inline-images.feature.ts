@@ -5,5 +5,5 @@ import { inlineImageRoutes } from './inline-images.routes.js';
 /** Images inside a blog's text: uploading them from the editor. */
 export const inlineImagesFeature = defineFeature({
   name: 'inline-images',
-  routes: ({ deps }) => [{ visitors: 'signed-in', plugin: routes(inlineImageRoutes, deps) }],
+  routes: ({ deps }) => [{ visitors: 'blog writing', plugin: routes(inlineImageRoutes, deps) }],
 });

@@ -12,6 +12,7 @@ describe('what each role may do, checked by the server on every request', () => 
   const t = useTestApp();
   const writes = blogWrites(t);
   const ROLES: Role[] = ['owner', 'administrator', 'editor', 'author', 'contributor', 'reader'];
+  const WRITERS: Role[] = ['owner', 'administrator', 'editor', 'author', 'contributor'];
   const as = {} as Record<Role, TestUser>;
   let victim: TestUser;
 
@@ -118,6 +119,9 @@ describe('what each role may do, checked by the server on every request', () => 
     { route: 'POST /api/admin/integrations', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', '/api/admin/integrations', {}) },
     { route: 'POST /api/admin/integrations/{id}/regenerate', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', `/api/admin/integrations/${missing}/regenerate`) },
     { route: 'DELETE /api/admin/integrations/{id}', allowed: ['owner', 'administrator'], send: (user) => request(user, 'DELETE', `/api/admin/integrations/${missing}`) },
+    // The editor's preview and its inline images: for those whose role writes blogs (a reader could render and store at will).
+    { route: 'POST /api/blogs/preview', allowed: WRITERS, send: (user) => request(user, 'POST', '/api/blogs/preview', {}) },
+    { route: 'POST /api/blog-images', allowed: WRITERS, send: (user) => request(user, 'POST', '/api/blog-images', {}) },
     { route: 'POST /api/admin/pages', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', '/api/admin/pages', {}) },
     { route: 'POST /api/admin/pages/preview', allowed: ['owner', 'administrator'], send: (user) => request(user, 'POST', '/api/admin/pages/preview', {}) },
     { route: 'PUT /api/admin/pages/{slug}', allowed: ['owner', 'administrator'], send: (user) => request(user, 'PUT', '/api/admin/pages/none', {}) },
@@ -155,9 +159,6 @@ describe('what each role may do, checked by the server on every request', () => 
     'POST /api/federation/following',
     'DELETE /api/federation/following',
     'POST /api/federation/replies',
-    // The editor's preview and its inline images: rate-limited per account; nothing is public until a blog is saved, which the table checks.
-    'POST /api/blogs/preview',
-    'POST /api/blog-images',
     // The invitation's token decides, not the role.
     'POST /api/invitations/accept',
     // IndieAuth (issue 60): any account may let an app sign in as itself, and revoke it; a token acts within its author's role.
