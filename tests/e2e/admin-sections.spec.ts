@@ -49,6 +49,23 @@ test.describe('/admin in sections', () => {
     await owner.getByLabel('Role', { exact: true }).selectOption({ label: 'Editor' });
     await owner.getByRole('button', { name: 'Invite', exact: true }).click();
     await expect(owner.getByRole('button', { name: `Revoke invitation for ${editorEmail}` })).toBeVisible();
+    // An integration (issue 60): its keys in Ghost's shapes, the Admin API key shown once, made anew after a confirmation.
+    await owner.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Integrations' }).click();
+    await expect(owner).toHaveURL(/\/admin\/integrations$/);
+    const addIntegration = owner.getByRole('form', { name: 'Add integration' });
+    await addIntegration.getByLabel('Name', { exact: true }).fill('Ulysses');
+    await addIntegration.getByRole('button', { name: 'Add integration' }).click();
+    const shownOnce = owner.getByRole('status').filter({ hasText: 'shown this once' }).locator('code');
+    await expect(shownOnce).toHaveText(/^[0-9a-f]{24}:[0-9a-f]{64}$/);
+    const firstAdminKey = (await shownOnce.textContent())!;
+    const integration = owner.getByRole('list', { name: 'Integrations' }).getByRole('listitem');
+    await expect(integration.locator('dd code').first()).toHaveText(/^[0-9a-f]{26}$/);
+    await expect(integration).toContainText(`${firstAdminKey.split(':')[0]}:••••••••`);
+    await owner.getByRole('button', { name: 'Regenerate keys of Ulysses' }).click();
+    await owner.getByRole('dialog').getByRole('button', { name: 'Regenerate', exact: true }).click();
+    await expect(shownOnce).toHaveText(/^[0-9a-f]{24}:[0-9a-f]{64}$/);
+    await expect(shownOnce).not.toHaveText(firstAdminKey);
+    expect(await integration.textContent()).not.toContain(firstAdminKey.split(':')[1]);
 
     for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
       await test.step(`${viewport.width} × ${viewport.height}`, async () => {
@@ -74,6 +91,7 @@ test.describe('/admin in sections', () => {
     await expect(invitation).toContainText(ownerEmail.split('@')[0]!);
     await expect(invitation).toContainText('role: — → editor');
     await expect(log.getByRole('row').filter({ hasText: 'settings.update' })).toContainText('siteName: Blogging Site → Harbour Notes');
+    await expect(log.getByRole('row').filter({ hasText: 'integration.regenerate' })).toContainText('Integration ‘Ulysses’');
     expect(await log.textContent()).not.toMatch(UUID);
     // The e-mail stays on one line at desktop width.
     const address = invitation.getByText(ownerEmail, { exact: true });

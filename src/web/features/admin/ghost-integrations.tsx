@@ -103,14 +103,14 @@ function IntegrationItem({ integration, onCreated }: { integration: Integration;
   );
 }
 
-/** Keys for Ghost's Content API (issue 60, docs/apis.md), in /admin's 'Integrations'. */
+/** Keys for Ghost's Content and Admin APIs (issue 60, docs/apis.md), in /admin's 'Integrations'. */
 export function GhostIntegrations() {
   const integrations = useIntegrations();
   const [created, setCreated] = useState<CreatedIntegration | null>(null);
   return (
     <div className="mb-4">
       <h3 className="h5">Custom integrations</h3>
-      <p className="text-body-secondary">Apps written for Ghost read this site through Ghost’s Content API with an integration’s keys and the API URL.</p>
+      <p className="text-body-secondary">Apps written for Ghost read this site through Ghost’s Content API, and write to it through its Admin API, with an integration’s keys and the API URL.</p>
       <AddIntegrationForm onCreated={setCreated} />
       {created && <ShownOnce created={created} />}
       {integrations.isPending ? (
