@@ -24,7 +24,7 @@ const project = (name: string, include: string[], env: Record<string, string>, i
 
 const projects =
   process.env.TEST_PROJECT === 'runtime'
-    ? [project('runtime', RUNTIME_TESTS, { TEST_DB_KIND: 'pglite' })]
+    ? [project('runtime', RUNTIME_TESTS, { TEST_DB_KIND: 'pglite' }, true, [...common.globalSetup, 'src/server/testing/processes-setup.ts'])]
     : [
         // Files in a worker share its modules: the app's graph is imported once per worker, not per file.
         project('unit', files.inProcess, { TEST_DB_KIND: 'pglite' }, false),

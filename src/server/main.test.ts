@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './db/database.js';
 import { solidPng } from './testing/image-fixtures.js';
-import { freePort, signUpOverHttp, slowContactPost, startServer, waitForHealth } from './testing/server-process.js';
+import { freePort, migratedDataDir, signUpOverHttp, slowContactPost, startServer, waitForHealth } from './testing/server-process.js';
 
 describe('the server process', () => {
   it('stops with one clear line naming a bad variable', async () => {
@@ -43,7 +43,7 @@ describe('the server process', () => {
   }, 120_000);
 
   it('on SIGTERM, finishes an upload in flight and rolls back one that never arrives: no half-written blog or file', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-main-'));
+    const dataDir = migratedDataDir('blog-main-');
     const port = await freePort();
     const server = startServer({ PORT: String(port), DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', REQUEST_TIMEOUT_MS: '3000', LOG_LEVEL: 'info' });
     await waitForHealth(port);

@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, signUpOverHttp, startServer, waitForHealth } from './testing/server-process.js';
+import { freePort, migratedDataDir, signUpOverHttp, startServer, waitForHealth } from './testing/server-process.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const major = (version: string) => Number(/^v?(\d+)\./.exec(version)?.[1]);
@@ -24,7 +23,7 @@ describe('the runtime', () => {
 
   it('names the Node it runs on when it starts, and after kill -9 starts again with nothing lost', async () => {
     const port = await freePort();
-    const env = { PORT: String(port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'blog-runtime-')), AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', LOG_LEVEL: 'info' };
+    const env = { PORT: String(port), DATA_DIR: migratedDataDir('blog-runtime-'), AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', LOG_LEVEL: 'info' };
     const first = startServer(env);
     await waitForHealth(port);
     expect(first.stdout()).toContain(`Node ${process.version})`);

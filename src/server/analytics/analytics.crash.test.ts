@@ -1,12 +1,9 @@
 // test-plan: PGlite only (the servers it starts and kills run on an embedded database of their own)
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/analytics-schema.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, migratedDataDir, startServer, waitForHealth } from '../testing/server-process.js';
 import { createSignedInUsers } from '../testing/signed-in-users.js';
 import { rollUp } from './analytics.repository.js';
 import { dayOf } from './analytics.job.js';
@@ -21,7 +18,7 @@ const browser = (name: string) => `Mozilla/5.0 (X11; Linux x86_64) Gecko/2010010
  */
 describe('analytics across processes and a kill -9', () => {
   it('a SIGTERM loses nothing, a kill -9 at most the views since the last flush', { timeout: 120_000 }, async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-crash-analytics-'));
+    const dataDir = migratedDataDir('blog-crash-analytics-');
     let blogId: string;
     const setup = await openDatabase({ dataDir });
     try {

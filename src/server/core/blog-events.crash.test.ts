@@ -1,8 +1,7 @@
 // test-plan: PGlite only (the servers it starts and kills run on an embedded database of their own)
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ImportJob } from '../../shared/import-schema.js';
@@ -11,7 +10,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { seedSubscribers } from '../subscriptions/seed-subscribers.js';
 import { FIXTURES, folderEntries, writeZip } from '../testing/import-test-support.js';
 import { multipart } from '../testing/multipart.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, migratedDataDir, startServer, waitForHealth } from '../testing/server-process.js';
 import { createSignedInUsers } from '../testing/signed-in-users.js';
 import { startSmtpServer } from '../testing/smtp-server.js';
 import type { TestUser } from '../testing/test-users.js';
@@ -53,7 +52,7 @@ describe('kill -9 between a writer’s commit and its follow-ups', () => {
   it('a publish, a suspension and an import: after the restart every follow-up runs, none twice', { timeout: 180_000 }, async () => {
     const smtp = await startSmtpServer();
     const inbox = await startInbox();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-crash-events-'));
+    const dataDir = migratedDataDir('blog-crash-events-');
     let writer: TestUser, suspended: TestUser, moderator: TestUser;
     let suspendedBlogs: string[];
     const database = await openDatabase({ dataDir });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { solidPng } from '../testing/image-fixtures.js';
-import { freePort, startHealthyServer, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, migratedDataDir, startHealthyServer, startServer, waitForHealth } from '../testing/server-process.js';
 
 /** Opens a POST /api/contact that announces a body and then sends one byte every `everyMs`. */
 function trickle(port: number, everyMs: number) {
@@ -36,7 +36,7 @@ async function timedHealth(port: number) {
 
 describe('a process that outlasts slow and flooding clients', () => {
   it('closes 1,000 slow-body connections within the request timeout, answering health checks meanwhile', async () => {
-    const { port, server } = await startHealthyServer({ REQUEST_TIMEOUT_MS: '3000', HEADERS_TIMEOUT_MS: '2000' }, 'blog-hygiene-');
+    const { port, server } = await startHealthyServer({ REQUEST_TIMEOUT_MS: '3000', HEADERS_TIMEOUT_MS: '2000', DATA_DIR: migratedDataDir('blog-hygiene-') });
 
     const opened = Date.now();
     const clients = Array.from({ length: 1000 }, () => trickle(port, 500));
@@ -61,7 +61,7 @@ describe('a process that outlasts slow and flooding clients', () => {
   }, 60_000);
 
   it('closes connections beyond MAX_CONNECTIONS at once instead of running out of file descriptors', async () => {
-    const { port, server } = await startHealthyServer({ MAX_CONNECTIONS: '20', LOG_LEVEL: 'info' }, 'blog-hygiene-');
+    const { port, server } = await startHealthyServer({ MAX_CONNECTIONS: '20', LOG_LEVEL: 'info', DATA_DIR: migratedDataDir('blog-hygiene-') });
     const held = Array.from({ length: 20 }, () => trickle(port, 1_000));
     // The server holds all 20 (it has read each one's request line), so the next is one too many.
     await server.logged(/"url":"\/api\/contact".*"incoming request"/, 20);

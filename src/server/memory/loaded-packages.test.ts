@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solidPng } from '../testing/image-fixtures.js';
-import { freePort, signUpOverHttp, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, migratedDataDir, signUpOverHttp, startServer, waitForHealth } from '../testing/server-process.js';
 
 const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../testing/record-packages.mjs')).href;
 
@@ -15,7 +14,7 @@ const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../testing/rec
 describe('packages loaded on first use', () => {
   // One server for both: the reads first, then an upload; the recorder writes each package as it
   // is loaded, so each test reads what had been loaded by its end.
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-packages-'));
+  const dataDir = migratedDataDir('blog-packages-');
   const file = path.join(dataDir, 'packages.txt');
   let port: number;
   let server: ReturnType<typeof startServer>;

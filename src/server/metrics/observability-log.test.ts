@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOutbox } from '../testing/outbox-reader.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, migratedDataDir, startServer, waitForHealth } from '../testing/server-process.js';
 
 // The server's own log, from a process started as `npm start` starts it. A file of its own: it
 // reaches no test database, so it runs once, with the other process tests (observability.test.ts,
@@ -12,7 +10,7 @@ import { freePort, startServer, waitForHealth } from '../testing/server-process.
 describe('the log of a real run', () => {
   it('writes no e-mail address, token or cookie to a real run’s log, and a request id on each request line', async () => {
     const port = await freePort();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-logs-'));
+    const dataDir = migratedDataDir('blog-logs-');
     const publicUrl = `http://localhost:${port}`;
     const server = startServer({ PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: publicUrl, LOG_LEVEL: 'debug', AUTH_REQUIRE_EMAIL_VERIFICATION: 'false' });
     await waitForHealth(port, 180_000);

@@ -1,6 +1,5 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { openDatabase } from '../db/database.js';
 import { allImageKeys } from '../images/stored-image.js';
 import { createLocalImageStorage } from '../storage/local-storage.js';
 import { newImageKey } from '../storage/storage.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, migratedDataDir, startServer, waitForHealth } from '../testing/server-process.js';
 
 /** Every plain file under the uploads folder, as store keys (`blogs/…`). */
 function storedFiles(dataDir: string): string[] {
@@ -63,7 +62,7 @@ async function postBlog(base: string, cookie: string, title: string, cover: Buff
 
 describe('the storage sweep after a crash', () => {
   it('after kill -9 during 20 uploads and a restart, a sweep with no grace leaves no file that no row names, and every acknowledged blog keeps its image and variants', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-crash-'));
+    const dataDir = migratedDataDir('blog-crash-');
     const port = await freePort();
     const base = `http://localhost:${port}`;
     const env = { PORT: String(port), PUBLIC_URL: base, DATA_DIR: dataDir, AUTH_REQUIRE_EMAIL_VERIFICATION: 'false', RATE_LIMIT_SCALE: '100' };

@@ -1,12 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blogPublishedJob } from '../core/blog-published.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { enqueueJob } from '../queue/job-queue.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, migratedDataDir, startServer, waitForHealth } from '../testing/server-process.js';
 import { startSmtpServer, type ReceivedMail } from '../testing/smtp-server.js';
 import { seedAuthor, seedSubscribers } from './seed-subscribers.js';
 
@@ -36,7 +33,7 @@ function deliveries(received: ReceivedMail[]) {
 describe('a send to 1,000 subscribers survives kill -9', () => {
   it('finishes the rest after a restart: nobody missed, nobody sent two different messages', { timeout: 240_000 }, async () => {
     const smtp = await startSmtpServer();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-crash-mail-'));
+    const dataDir = migratedDataDir('blog-crash-mail-');
     // The site as the publish left it: 1,000 confirmed subscribers, a blog, its announcement queued.
     const database = await openDatabase({ dataDir });
     let blogId: string;

@@ -3,6 +3,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplatePath: string;
     postgresTemplateDb: string;
+    /** processes-setup.ts: a DATA_DIR whose embedded database is migrated, to copy (`migratedDataDir`). */
+    migratedDataDir: string;
   }
 }
 

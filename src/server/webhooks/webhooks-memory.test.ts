@@ -8,7 +8,7 @@ import type { WebhookList } from '../../shared/webhook-schema.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { startFloodServer } from '../testing/flood-server.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, migratedDataDir, startServer, waitForHealth } from '../testing/server-process.js';
 import { createSignedInUsers } from '../testing/signed-in-users.js';
 import { until } from '../testing/webhook-receiver.js';
 
@@ -30,7 +30,7 @@ function procBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 describe('the server against a webhook target that streams a gigabyte', () => {
   it('stays within MEMORY_LIMIT_MB through three test sends', { timeout: 60_000 }, async () => {
     const flood = await startFloodServer();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-webhook-flood-'));
+    const dataDir = migratedDataDir('blog-webhook-flood-');
     const webhookId = randomUUID();
     const database = await openDatabase({ dataDir });
     let admin: { cookie: string };

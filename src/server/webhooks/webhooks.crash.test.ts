@@ -1,15 +1,12 @@
 // test-plan: PGlite only (the servers it starts and kills run on an embedded database of their own)
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { multipart } from '../testing/multipart.js';
-import { freePort, startServer, waitForHealth } from '../testing/server-process.js';
+import { freePort, migratedDataDir, startServer, waitForHealth } from '../testing/server-process.js';
 import { createSignedInUsers } from '../testing/signed-in-users.js';
 import { until } from '../testing/webhook-receiver.js';
 
@@ -44,7 +41,7 @@ describe('webhooks across kill -9', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'blog-crash-webhooks-'));
+    const dataDir = migratedDataDir('blog-crash-webhooks-');
     const database = await openDatabase({ dataDir });
     const [writer] = await (async () => {
       try {

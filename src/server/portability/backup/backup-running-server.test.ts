@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startServer, waitForHealth } from '../../testing/server-process.js';
+import { freePort, migratedDataDir, startServer, waitForHealth } from '../../testing/server-process.js';
 import { openImportArchive } from '../import/import-archive.js';
 import { tempDir } from '../../testing/temp-dirs.js';
 
@@ -14,7 +14,7 @@ describe('npm run backup while the server runs on PGlite', () => {
   afterAll(() => tmp.remove());
 
   it('asks the server, which writes the backup while it keeps answering', { timeout: 240_000 }, async () => {
-    const dataDir = path.join(tmp.dir, 'data');
+    const dataDir = migratedDataDir('backup-running-data-');
     const port = await freePort();
     const server = startServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(32) });
     await waitForHealth(port, 180_000);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../testing/temp-dirs.js';
-import { runCli } from '../../testing/server-process.js';
+import { migratedDataDir, runCli } from '../../testing/server-process.js';
 
 const CLI = path.resolve(import.meta.dirname, 'import.cli.ts');
 const PUBLIC = path.resolve(import.meta.dirname, '../../../../tests/fixtures/public');
@@ -15,7 +15,7 @@ describe('npm run import', () => {
   afterAll(() => tmp.remove());
 
   it('dry run, import, import again; a refused file exits 1 with one line', { timeout: 180_000 }, async () => {
-    const dataDir = path.join(tmp.dir, 'data');
+    const dataDir = migratedDataDir('import-cli-data-');
     const json = path.join(FIXTURES, 'ghost-site/ghost-export.json');
     const dry = await importCli(dataDir, json, '--dry-run');
     expect(dry.stdout).toContain('Dry run, nothing changed. ghost export');
@@ -41,7 +41,7 @@ describe('npm run import', () => {
   // Real exports from Ghost's migration tools (tests/fixtures/README.md): a Lexical-only post
   // with no author, a WXR with bare "&"; and a page or a custom post type is skipped, not failed.
   it('exits 0 when every post was imported or skipped as the report says', { timeout: 180_000 }, async () => {
-    const dataDir = path.join(tmp.dir, 'real');
+    const dataDir = migratedDataDir('import-cli-real-');
     const ghost = await importCli(dataDir, path.join(PUBLIC, 'tryghost-migrate-ghost-lexical.json'), '--dry-run');
     expect(ghost.stdout).toContain('posts: 3 would be imported, 0 imported before (unchanged), 0 failed, 0 not posts (skipped)');
     expect(ghost.stdout).toContain(`"Post 3 - Lexical": given to alice@example.com (the export's first user; it names no Owner or Administrator): the export names no author for it`);
